@@ -1,0 +1,443 @@
+#include "sanjego.h"
+
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <string.h>
+
+#define BIT(c) ((uint64_t)1 << (c))
+#define POLL_INTERVAL (1u << 20)
+
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static inline int pop_lsb(uint64_t *m)
+{
+    int c = __builtin_ctzll(*m);
+    *m &= *m - 1;
+    return c;
+}
+
+static void make_symmetries(SJSolver *S)
+{
+    int w = S->w, h = S->h;
+    S->nsym = 0;
+    for (int sw = 0; sw <= (w == h ? 1 : 0); sw++)
+        for (int fx = 0; fx < 2; fx++)
+            for (int fy = 0; fy < 2; fy++) {
+                uint8_t perm[SJ_MAX_CELLS];
+                for (int i = 0; i < S->n; i++) {
+                    int x = i % w, y = i / w;
+                    if (sw) { int t = x; x = y; y = t; }
+                    if (fx) x = w - 1 - x;
+                    if (fy) y = h - 1 - y;
+                    perm[i] = (uint8_t)(x + y * w);
+                }
+                int dup = 0;
+                for (int s = 0; s < S->nsym && !dup; s++)
+                    dup = memcmp(S->sym[s], perm, (size_t)S->n) == 0;
+                if (dup) continue;
+                if (!S->use_symmetry && S->nsym == 1) continue;
+                memcpy(S->sym[S->nsym], perm, (size_t)S->n);
+                for (int i = 0; i < S->n; i++) S->syminv[S->nsym][perm[i]] = (uint8_t)i;
+                S->nsym++;
+            }
+}
+
+SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed, int use_symmetry)
+{
+    if (w < 1 || h < 1 || w * h > SJ_MAX_CELLS) return NULL;
+    if (measure != SJ_MARGIN && measure != SJ_OUTCOME) return NULL;
+    SJSolver *S = calloc(1, sizeof *S);
+    if (!S) return NULL;
+    S->w = w; S->h = h; S->n = w * h; S->measure = measure;
+    S->use_symmetry = use_symmetry;
+    S->board_mask = S->n == 64 ? ~(uint64_t)0 : BIT(S->n) - 1;
+    uint64_t col0 = 0, collast = 0;
+    for (int r = 0; r < h; r++) { col0 |= BIT(r * w); collast |= BIT(r * w + w - 1); }
+    S->not_col0 = S->board_mask & ~col0;
+    S->not_collast = S->board_mask & ~collast;
+    for (int i = 0; i < S->n; i++) {
+        int x = i % w, y = i / w;
+        uint64_t m = 0;
+        if (x > 0) m |= BIT(i - 1);
+        if (x < w - 1) m |= BIT(i + 1);
+        if (y > 0) m |= BIT(i - w);
+        if (y < h - 1) m |= BIT(i + w);
+        S->nb[i] = m;
+    }
+    make_symmetries(S);
+    uint64_t rng = seed;
+    for (int c = 0; c < SJ_MAX_CELLS; c++)
+        for (int k = 0; k <= SJ_MAX_CELLS; k++)
+            for (int o = 0; o < 2; o++) {
+                S->zob[c][k][o].a = splitmix64(&rng);
+                S->zob[c][k][o].b = splitmix64(&rng);
+            }
+    for (int o = 0; o < 2; o++)
+        for (int j = 0; j < 2; j++)
+            for (int k = 0; k <= SJ_MAX_CELLS; k++) {
+                S->zbank[o][j][k].a = splitmix64(&rng);
+                S->zbank[o][j][k].b = splitmix64(&rng);
+            }
+    S->zside.a = splitmix64(&rng);
+    S->zside.b = splitmix64(&rng);
+    uint64_t buckets = 1;
+    while (buckets * 2 * 4 * sizeof(SJEntry) <= table_bytes) buckets *= 2;
+    S->table_buckets = buckets;
+    /* Page-aligned so the kernel can back it with huge pages: probes are
+     * random, and TLB misses otherwise dominate the search. */
+    size_t bytes = buckets * 4 * sizeof(SJEntry), align = (size_t)2 << 20;
+    if (posix_memalign((void **)&S->table, bytes < align ? 64 : align, bytes)) { free(S); return NULL; }
+#ifdef MADV_HUGEPAGE
+    if (bytes >= align) madvise(S->table, bytes, MADV_HUGEPAGE);
+#endif
+    memset(S->table, 0, bytes);
+    return S;
+}
+
+void sj_free(SJSolver *S)
+{
+    if (!S) return;
+    free(S->table);
+    free(S);
+}
+
+void sj_clear_table(SJSolver *S)
+{
+    memset(S->table, 0, S->table_buckets * 4 * sizeof(SJEntry));
+}
+
+static inline int owner_of(const SJPos *p, int c)
+{
+    return (p->own0 >> c) & 1 ? 0 : 1;
+}
+
+static inline void toggle(const SJSolver *S, SJPos *p, int cell, int height, int owner)
+{
+    for (int s = 0; s < S->nsym; s++) {
+        const SJZob *z = &S->zob[S->sym[s][cell]][height][owner];
+        p->k1[s] ^= z->a;
+        p->k2[s] ^= z->b;
+    }
+}
+
+static inline void bank(const SJSolver *S, SJPos *p, int owner, int height)
+{
+    uint8_t *b = p->best[owner];
+    if (S->measure == SJ_MARGIN) {
+        if (height > b[0]) b[0] = (uint8_t)height;
+    } else if (height > b[0]) {
+        b[1] = b[0];
+        b[0] = (uint8_t)height;
+    } else if (height > b[1]) {
+        b[1] = (uint8_t)height;
+    }
+}
+
+/* Removes the given towers that have no occupied neighbour. */
+static inline void isolate(const SJSolver *S, SJPos *p, uint64_t candidates)
+{
+    while (candidates) {
+        int c = pop_lsb(&candidates);
+        if (S->nb[c] & p->occ) continue;
+        int o = owner_of(p, c);
+        bank(S, p, o, p->height[c]);
+        toggle(S, p, c, p->height[c], o);
+        p->occ &= ~BIT(c);
+        p->own0 &= ~BIT(c);
+        p->height[c] = 0;
+    }
+}
+
+void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t *owners, int side)
+{
+    memset(p, 0, sizeof *p);
+    p->side = side;
+    for (int c = 0; c < S->n; c++) {
+        if (!heights[c]) continue;
+        p->occ |= BIT(c);
+        if (owners[c] == 0) p->own0 |= BIT(c);
+        p->height[c] = heights[c];
+        toggle(S, p, c, heights[c], owners[c] ? 1 : 0);
+    }
+    isolate(S, p, p->occ);
+}
+
+static inline uint64_t movable(const SJPos *p)
+{
+    return p->side == 0 ? p->occ & p->own0 : p->occ & ~p->own0;
+}
+
+int sj_moves(const SJSolver *S, const SJPos *p, uint8_t *from, uint8_t *to)
+{
+    int n = 0;
+    uint64_t mine = movable(p);
+    while (mine) {
+        int f = pop_lsb(&mine);
+        uint64_t targets = S->nb[f] & p->occ;
+        while (targets) {
+            from[n] = (uint8_t)f;
+            to[n] = (uint8_t)pop_lsb(&targets);
+            n++;
+        }
+    }
+    return n;
+}
+
+void sj_play(const SJSolver *S, const SJPos *p, SJPos *q, int from, int to)
+{
+    *q = *p;
+    int side = p->side;
+    int hf = p->height[from], ht = p->height[to];
+    toggle(S, q, from, hf, side);
+    toggle(S, q, to, ht, owner_of(p, to));
+    q->occ &= ~BIT(from);
+    q->own0 &= ~BIT(from);
+    q->height[from] = 0;
+    q->height[to] = (uint8_t)(hf + ht);
+    if (side == 0) q->own0 |= BIT(to); else q->own0 &= ~BIT(to);
+    toggle(S, q, to, hf + ht, side);
+    isolate(S, q, S->nb[from] & q->occ);
+    q->side = side ^ 1;
+}
+
+uint64_t sj_perft(const SJSolver *S, const SJPos *p, int depth)
+{
+    if (depth == 0 || p->occ == 0) return 1;
+    if (!movable(p)) {
+        SJPos q = *p;
+        q.side ^= 1;
+        return sj_perft(S, &q, depth - 1);
+    }
+    uint8_t from[4 * SJ_MAX_CELLS], to[4 * SJ_MAX_CELLS];
+    int n = sj_moves(S, p, from, to);
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        SJPos q;
+        sj_play(S, p, &q, from[i], to[i]);
+        total += sj_perft(S, &q, depth - 1);
+    }
+    return total;
+}
+
+static int eval_final(const SJSolver *S, const SJPos *p)
+{
+    const uint8_t *a = p->best[0], *b = p->best[1];
+    if (S->measure == SJ_MARGIN) return a[0] - b[0];
+    if (a[0] != b[0]) return a[0] > b[0] ? 2 : -2;
+    if (a[1] != b[1]) return a[1] > b[1] ? 1 : -1;
+    return 0;
+}
+
+static inline uint64_t expand(const SJSolver *S, uint64_t m)
+{
+    return ((m << 1) & S->not_col0) | ((m >> 1) & S->not_collast)
+         | ((m << S->w) & S->board_mask) | (m >> S->w);
+}
+
+/* Pieces in the largest group of connected active towers: no tower can grow taller. */
+static int largest_group(const SJSolver *S, const SJPos *p)
+{
+    uint64_t rest = p->occ;
+    int largest = 0;
+    while (rest) {
+        uint64_t group = rest & (~rest + 1), prev;
+        do {
+            prev = group;
+            group |= expand(S, group) & p->occ;
+        } while (group != prev);
+        rest &= ~group;
+        int sum = 0;
+        while (group) sum += p->height[pop_lsb(&group)];
+        if (sum > largest) largest = sum;
+    }
+    return largest;
+}
+
+void sj_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi)
+{
+    if (p->occ == 0) { *lo = *hi = eval_final(S, p); return; }
+    int g = largest_group(S, p);
+    int b0 = p->best[0][0], b1 = p->best[1][0];
+    int u0 = b0 > g ? b0 : g, u1 = b1 > g ? b1 : g;
+    if (S->measure == SJ_MARGIN) {
+        *lo = b0 - u1;
+        *hi = u0 - b1;
+        return;
+    }
+    *lo = -2; *hi = 2;
+    if (b0 > u1) { *lo = *hi = 2; return; }
+    if (u0 < b1) { *lo = *hi = -2; return; }
+    if (u0 <= b1) *hi = 1;
+    if (u1 <= b0) *lo = -1;
+}
+
+static inline int canonical(const SJSolver *S, const SJPos *p, uint64_t *key1, uint64_t *key2)
+{
+    uint64_t e1 = 0, e2 = 0;
+    for (int o = 0; o < 2; o++)
+        for (int j = 0; j < 2; j++) {
+            const SJZob *z = &S->zbank[o][j][p->best[o][j]];
+            e1 ^= z->a; e2 ^= z->b;
+        }
+    if (p->side) { e1 ^= S->zside.a; e2 ^= S->zside.b; }
+    int best = 0;
+    for (int s = 1; s < S->nsym; s++)
+        if (p->k1[s] < p->k1[best]) best = s;
+    *key1 = p->k1[best] ^ e1;
+    *key2 = p->k2[best] ^ e2;
+    return best;
+}
+
+static int ilog2(uint64_t x)
+{
+    return x ? 63 - __builtin_clzll(x) : 0;
+}
+
+static void store(SJSolver *S, SJEntry *bucket, uint64_t key1, uint32_t lock2,
+                  int lo, int hi, int from, int to, int work)
+{
+    SJEntry *victim = NULL;
+    for (int i = 0; i < 4; i++) {
+        SJEntry *e = &bucket[i];
+        if (e->lock1 == key1 && e->lock2 == lock2 && e->lo <= e->hi) {
+            if (e->lo > lo) lo = e->lo;
+            if (e->hi < hi) hi = e->hi;
+            if (from == to) { from = e->from; to = e->to; }
+            if (e->work > work) work = e->work;
+            victim = e;
+            break;
+        }
+        if (!victim || e->work < victim->work) victim = e;
+    }
+    victim->lock1 = key1;
+    victim->lock2 = lock2;
+    victim->lo = (int8_t)lo;
+    victim->hi = (int8_t)hi;
+    victim->from = (uint8_t)from;
+    victim->to = (uint8_t)to;
+    victim->work = (uint8_t)work;
+    S->tt_stores++;
+}
+
+typedef struct {
+    uint8_t from, to;
+    int score;
+} SJMove;
+
+static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
+{
+    if ((++S->nodes & (POLL_INTERVAL - 1)) == 0 && S->poll && S->poll(S->poll_ctx))
+        S->stop = 1;
+    if (S->stop) return 0;
+    if (p->occ == 0) return eval_final(S, p);
+    if (!movable(p)) {
+        SJPos q = *p;
+        q.side ^= 1;
+        return search(S, &q, alpha, beta);
+    }
+    int lo, hi;
+    sj_bounds(S, p, &lo, &hi);
+    if (lo >= beta) return lo;
+    if (hi <= alpha) return hi;
+    if (lo == hi) return lo;
+
+    uint64_t key1, key2;
+    int s = canonical(S, p, &key1, &key2);
+    SJEntry *bucket = &S->table[(key2 & (S->table_buckets - 1)) * 4];
+    uint32_t lock2 = (uint32_t)(key2 >> 32);
+    int hint_from = -1, hint_to = -1;
+    for (int i = 0; i < 4; i++) {
+        SJEntry *e = &bucket[i];
+        if (e->lock1 != key1 || e->lock2 != lock2 || e->lo > e->hi) continue;
+        S->tt_hits++;
+        if (e->lo > lo) lo = e->lo;
+        if (e->hi < hi) hi = e->hi;
+        if (lo >= beta) return lo;
+        if (hi <= alpha) return hi;
+        if (lo == hi) return lo;
+        if (e->from != e->to) {
+            hint_from = S->syminv[s][e->from];
+            hint_to = S->syminv[s][e->to];
+        }
+        break;
+    }
+    if (alpha < lo) alpha = lo;
+    if (beta > hi) beta = hi;
+    int alpha0 = alpha, beta0 = beta;
+
+    SJMove moves[4 * SJ_MAX_CELLS];
+    int n = 0;
+    int side = p->side;
+    uint64_t mine = movable(p);
+    while (mine) {
+        int f = pop_lsb(&mine);
+        uint64_t targets = S->nb[f] & p->occ;
+        while (targets) {
+            int t = pop_lsb(&targets);
+            int score = (owner_of(p, t) != side ? 256 : 0)
+                      + 16 * __builtin_popcountll(S->nb[t] & p->occ)
+                      + 8 * p->height[t] - p->height[f];
+            if (f == hint_from && t == hint_to) score = 1 << 28;
+            int j = n++;
+            while (j > 0 && moves[j - 1].score < score) { moves[j] = moves[j - 1]; j--; }
+            moves[j].from = (uint8_t)f;
+            moves[j].to = (uint8_t)t;
+            moves[j].score = score;
+        }
+    }
+
+    uint64_t nodes0 = S->nodes;
+    int best = side == 0 ? -SJ_INF : SJ_INF, best_from = 0, best_to = 0;
+    for (int i = 0; i < n; i++) {
+        SJPos q;
+        sj_play(S, p, &q, moves[i].from, moves[i].to);
+        int v = search(S, &q, alpha, beta);
+        if (S->stop) return 0;
+        if (side == 0 ? v > best : v < best) {
+            best = v;
+            best_from = moves[i].from;
+            best_to = moves[i].to;
+        }
+        if (side == 0) { if (v > alpha) alpha = v; }
+        else if (v < beta) beta = v;
+        if (alpha >= beta) break;
+    }
+    if (best < beta0 && best < hi) hi = best;
+    if (best > alpha0 && best > lo) lo = best;
+    int work = ilog2(S->nodes - nodes0 + 1) / 2;
+    store(S, bucket, key1, lock2, lo, hi, S->sym[s][best_from], S->sym[s][best_to], work);
+    return best;
+}
+
+int sj_search(SJSolver *S, const SJPos *p, int alpha, int beta)
+{
+    S->stop = 0;
+    return search(S, p, alpha, beta);
+}
+
+int sj_solve(SJSolver *S, const SJPos *p)
+{
+    int lo, hi;
+    sj_bounds(S, p, &lo, &hi);
+    S->stop = 0;
+    /* Null-window probes: gallop outward from 0 (small margins are the common
+     * case) until the value is bracketed from both sides, then bisect. */
+    int med = 0, step = 1, raised = 0, lowered = 0;
+    while (lo < hi && !S->stop) {
+        if (med < lo) med = lo;
+        if (med >= hi) med = hi - 1;
+        int r = search(S, p, med, med + 1);
+        if (r <= med) { hi = r; lowered = 1; } else { lo = r; raised = 1; }
+        if (raised && lowered) med = lo + (hi - lo) / 2;
+        else if (raised) med = lo + step - 1;
+        else med = hi - step;
+        step *= 2;
+    }
+    return lo;
+}

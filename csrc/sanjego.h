@@ -1,0 +1,87 @@
+/* San Jego core: state, move generation, hashing, transposition table, search.
+ *
+ * Cells are numbered c + r*W (column c, row r, both from 0), W*H <= 64.
+ * A position keeps only the "active" towers: those with at least one occupied
+ * neighbour. An isolated tower can never move or be moved onto again, so it is
+ * removed from the board and only its contribution to its owner's best heights
+ * is kept (top one for the margin, top two for the rules outcome).
+ * Values are always from the first player's view.
+ */
+#ifndef SANJEGO_H
+#define SANJEGO_H
+
+#include <stdint.h>
+
+#define SJ_MAX_CELLS 64
+#define SJ_MAX_SYMS 8
+#define SJ_MARGIN 0
+#define SJ_OUTCOME 1
+#define SJ_INF 127
+
+typedef struct {
+    uint64_t occ;          /* active towers */
+    uint64_t own0;         /* active towers whose top belongs to the first player */
+    uint8_t height[SJ_MAX_CELLS];
+    uint8_t best[2][2];    /* banked isolated towers: [player][0] tallest, [1] second */
+    int side;              /* 0: first player to move, 1: second */
+    uint64_t k1[SJ_MAX_SYMS], k2[SJ_MAX_SYMS]; /* Zobrist keys of active towers, one per symmetry */
+} SJPos;
+
+typedef struct {
+    uint64_t lock1;
+    uint32_t lock2;
+    int8_t lo, hi;         /* bounds on the value */
+    uint8_t from, to;      /* best move in the canonical frame; from == to: none */
+    uint8_t work;          /* log2(nodes)/2 of the search that stored it */
+    uint8_t pad;
+} SJEntry;                 /* 16 bytes, four per 64-byte bucket */
+
+typedef struct {
+    uint64_t a, b;
+} SJZob;
+
+typedef struct {
+    int w, h, n, measure, use_symmetry;
+    uint64_t board_mask, not_col0, not_collast;
+    uint64_t nb[SJ_MAX_CELLS];
+    int nsym;
+    uint8_t sym[SJ_MAX_SYMS][SJ_MAX_CELLS];
+    uint8_t syminv[SJ_MAX_SYMS][SJ_MAX_CELLS];
+    SJZob zob[SJ_MAX_CELLS][SJ_MAX_CELLS + 1][2];
+    SJZob zbank[2][2][SJ_MAX_CELLS + 1];
+    SJZob zside;
+    SJEntry *table;
+    uint64_t table_buckets;     /* power of two */
+    uint64_t nodes, tt_hits, tt_stores;
+    int stop;                   /* set when poll() asked to abort; results are then meaningless */
+    int (*poll)(void *ctx);     /* called every 2^20 nodes; nonzero aborts the search */
+    void *poll_ctx;
+} SJSolver;
+
+/* Returns NULL on bad arguments or out of memory. table_bytes is rounded down
+ * to a power of two number of 64-byte buckets (at least one). */
+SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed, int use_symmetry);
+void sj_free(SJSolver *S);
+void sj_clear_table(SJSolver *S);
+
+/* Loads a full-board position (height 0 = empty; owner 0/1) and reduces it. */
+void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t *owners, int side);
+
+/* Lists the legal moves of the side to move as (from, to) pairs; returns the count. */
+int sj_moves(const SJSolver *S, const SJPos *p, uint8_t *from, uint8_t *to);
+void sj_play(const SJSolver *S, const SJPos *p, SJPos *child, int from, int to);
+
+/* Sequences of `depth` plies (a forced pass is a ply; a finished game is one leaf). */
+uint64_t sj_perft(const SJSolver *S, const SJPos *p, int depth);
+
+/* Static bounds on the value of the position. */
+void sj_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi);
+
+/* Fail-soft alpha-beta: the result v satisfies v <= alpha => value <= v,
+ * v >= beta => value >= v, otherwise value == v. */
+int sj_search(SJSolver *S, const SJPos *p, int alpha, int beta);
+
+/* Exact value by null-window bisection on the score. */
+int sj_solve(SJSolver *S, const SJPos *p);
+
+#endif

@@ -1,0 +1,135 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Thin layer over the C core (csrc/sanjego.c). Positions cross it as full-board
+height and owner bytes plus the side to move; the C core reduces them itself."""
+
+from libc.stdint cimport uint8_t, uint64_t
+from cpython.exc cimport PyErr_CheckSignals
+
+cdef extern from "sanjego.h":
+    ctypedef struct SJPos:
+        uint64_t occ
+        int side
+    ctypedef struct SJSolver:
+        int nsym
+        uint64_t table_buckets
+        uint64_t nodes, tt_hits, tt_stores
+        int stop
+        int (*poll)(void *ctx) noexcept
+        void *poll_ctx
+    int SJ_MAX_CELLS, SJ_MARGIN, SJ_OUTCOME
+    SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed, int use_symmetry)
+    void sj_free(SJSolver *S)
+    void sj_clear_table(SJSolver *S)
+    void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t *owners, int side)
+    int sj_moves(const SJSolver *S, const SJPos *p, uint8_t *frm, uint8_t *to)
+    uint64_t sj_perft(const SJSolver *S, const SJPos *p, int depth) nogil
+    void sj_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi)
+    int sj_search(SJSolver *S, const SJPos *p, int alpha, int beta) nogil
+    int sj_solve(SJSolver *S, const SJPos *p) nogil
+
+MEASURES = {"margin": SJ_MARGIN, "outcome": SJ_OUTCOME}
+
+
+cdef int _poll(void *ctx) noexcept with gil:
+    cdef Core core = <Core>ctx
+    try:
+        PyErr_CheckSignals()
+        if core.progress is not None:
+            core.progress(core.S.nodes)
+    except BaseException as e:
+        core._pending = e
+        return 1
+    return 0
+
+
+cdef class Core:
+    """One board and measure, with its transposition table (kept between calls)."""
+
+    cdef SJSolver *S
+    cdef object _pending
+    cdef public object progress
+
+    def __cinit__(self, int width, int height, measure="margin", table_bytes=64 << 20,
+                  seed=0x5A4E4A45474F, symmetry=True):
+        if measure not in MEASURES:
+            raise ValueError(f"unknown measure {measure!r}")
+        self.S = sj_new(width, height, MEASURES[measure], table_bytes, seed, 1 if symmetry else 0)
+        if self.S == NULL:
+            raise MemoryError("cannot create the San Jego core (bad size or out of memory)")
+        self.S.poll = _poll
+        self.S.poll_ctx = <void *>self
+        self._pending = None
+        self.progress = None
+
+    def __dealloc__(self):
+        sj_free(self.S)
+
+    cdef void _load(self, SJPos *p, heights, owners, int side):
+        cdef bytes h = bytes(heights)
+        cdef bytes o = bytes([x & 1 for x in owners])
+        sj_load(self.S, p, h, o, side)
+
+    cdef _raise_pending(self):
+        if self._pending is not None:
+            e, self._pending = self._pending, None
+            raise e
+
+    def solve(self, heights, owners, int side):
+        """Exact value of the position (first player's view)."""
+        cdef SJPos p
+        cdef int v
+        self._load(&p, heights, owners, side)
+        with nogil:
+            v = sj_solve(self.S, &p)
+        self._raise_pending()
+        return v
+
+    def search(self, heights, owners, int side, int alpha, int beta):
+        """Fail-soft alpha-beta result for the window (alpha, beta)."""
+        cdef SJPos p
+        cdef int v
+        self._load(&p, heights, owners, side)
+        with nogil:
+            v = sj_search(self.S, &p, alpha, beta)
+        self._raise_pending()
+        return v
+
+    def perft(self, heights, owners, int side, int depth):
+        cdef SJPos p
+        cdef uint64_t n
+        self._load(&p, heights, owners, side)
+        with nogil:
+            n = sj_perft(self.S, &p, depth)
+        return n
+
+    def moves(self, heights, owners, int side):
+        """Legal (from, to) moves of the side to move in the reduced position."""
+        cdef SJPos p
+        cdef uint8_t frm[256]
+        cdef uint8_t to[256]
+        self._load(&p, heights, owners, side)
+        n = sj_moves(self.S, &p, frm, to)
+        return [(frm[i], to[i]) for i in range(n)]
+
+    def bounds(self, heights, owners, int side):
+        cdef SJPos p
+        cdef int lo, hi
+        self._load(&p, heights, owners, side)
+        sj_bounds(self.S, &p, &lo, &hi)
+        return lo, hi
+
+    def clear(self):
+        sj_clear_table(self.S)
+
+    @property
+    def nodes(self):
+        return self.S.nodes
+
+    @nodes.setter
+    def nodes(self, value):
+        self.S.nodes = value
+
+    @property
+    def stats(self):
+        return {"nodes": self.S.nodes, "tt_hits": self.S.tt_hits, "tt_stores": self.S.tt_stores,
+                "table_bytes": self.S.table_buckets * 64, "symmetries": self.S.nsym}

@@ -1,0 +1,95 @@
+"""Board geometry: size, cell names, neighbours."""
+
+import re
+
+from .errors import BoardSizeError, UnknownCellError
+
+MAX_CELLS = 64
+_SIZE = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*$")
+_CELL = re.compile(r"^([A-Za-z]+)([0-9]+)$")
+
+
+def column_name(c):
+    """0 -> A, 25 -> Z, 26 -> AA (spreadsheet style)."""
+    name = ""
+    c += 1
+    while c:
+        c, rem = divmod(c - 1, 26)
+        name = chr(ord("A") + rem) + name
+    return name
+
+
+def column_index(name):
+    c = 0
+    for ch in name.upper():
+        c = c * 26 + (ord(ch) - ord("A") + 1)
+    return c - 1
+
+
+class Board:
+    """A W×H rectangle; cell index c + r*W for column c and row r (both from 0).
+
+    Cell (c, r) starts with a piece of the first player when c + r is even,
+    so A1 belongs to the first player.
+    """
+
+    __slots__ = ("width", "height", "cells", "neighbours")
+
+    def __init__(self, width, height):
+        if not (isinstance(width, int) and isinstance(height, int)) or width < 1 or height < 1:
+            raise BoardSizeError(f"board size must be two positive integers, got {width}x{height}")
+        if width * height > MAX_CELLS:
+            raise BoardSizeError(
+                f"board {width}x{height} has {width * height} cells; at most {MAX_CELLS} are supported")
+        self.width = width
+        self.height = height
+        self.cells = width * height
+        neighbours = []
+        for i in range(self.cells):
+            c, r = i % width, i // width
+            nb = []
+            if c > 0:
+                nb.append(i - 1)
+            if c < width - 1:
+                nb.append(i + 1)
+            if r > 0:
+                nb.append(i - width)
+            if r < height - 1:
+                nb.append(i + width)
+            neighbours.append(tuple(sorted(nb)))
+        self.neighbours = tuple(neighbours)
+
+    @classmethod
+    def parse(cls, text):
+        """'5x4' -> Board(5, 4)."""
+        m = _SIZE.match(str(text))
+        if not m:
+            raise BoardSizeError(f"bad board size {text!r}: expected WxH, e.g. 5x4")
+        return cls(int(m.group(1)), int(m.group(2)))
+
+    def name(self, cell):
+        return f"{column_name(cell % self.width)}{cell // self.width + 1}"
+
+    def cell(self, name):
+        m = _CELL.match(name)
+        if not m:
+            raise UnknownCellError(f"bad cell name {name!r}")
+        c, r = column_index(m.group(1)), int(m.group(2)) - 1
+        if not (0 <= c < self.width and 0 <= r < self.height):
+            raise UnknownCellError(f"unknown cell {name.upper()} on a {self} board")
+        return c + r * self.width
+
+    def start_owner(self, cell):
+        return (cell % self.width + cell // self.width) % 2
+
+    def __eq__(self, other):
+        return isinstance(other, Board) and (self.width, self.height) == (other.width, other.height)
+
+    def __hash__(self):
+        return hash((self.width, self.height))
+
+    def __str__(self):
+        return f"{self.width}x{self.height}"
+
+    def __repr__(self):
+        return f"Board({self.width}, {self.height})"

@@ -1,0 +1,214 @@
+"""`python -m solver sanjego {solve,line,analyse,perft}`."""
+
+import json
+import os
+import sys
+import time
+
+from .board import Board
+from .engine import DEFAULT_TABLE_MB, MEASURES, Engine
+from .notation import PASS_TOKEN, format_game, format_move, replay
+from .position import FIRST, OUTCOME_NAMES, PLAYER_NAMES
+
+
+def format_value(value, measure):
+    if measure == "outcome":
+        return OUTCOME_NAMES[value]
+    return f"{value:+d}" if value else "0"
+
+
+def json_value(value, measure):
+    return OUTCOME_NAMES[value] if measure == "outcome" else value
+
+
+def _table_mb(text):
+    import argparse
+    try:
+        mb = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"table size must be a number of megabytes, got {text!r}")
+    pages, page_size = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
+    limit = pages * page_size / (1 << 20) * 0.9
+    if not 0 < mb <= limit:
+        raise argparse.ArgumentTypeError(f"table size must be between 0 and {limit:.0f} MB, got {text}")
+    return mb
+
+
+def _board(text):
+    import argparse
+    from .errors import BoardSizeError
+    try:
+        return Board.parse(text)
+    except BoardSizeError as e:
+        raise argparse.ArgumentTypeError(str(e))
+
+
+def add_parser(games):
+    p = games.add_parser("sanjego", help="San Jego: towers stacked onto neighbours",
+                         description="San Jego solver. Moves are written E3-D3 (tower on E3 onto D3), "
+                                     f"a forced pass {PASS_TOKEN}; move lists may carry move numbers "
+                                     "(01. E3-D3 B3-C3). Values are from the first player's view.")
+    commands = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=type(p))
+    commands.required = True
+
+    def common(sub, moves_help="moves from the start position (numbered or not)"):
+        sub.add_argument("board", type=_board, help="board size WxH, e.g. 5x4 (at most 64 cells)")
+        sub.add_argument("--moves", default="", help=moves_help)
+        sub.add_argument("--measure", choices=MEASURES, default="margin",
+                         help="margin: first player's tallest minus second's (default); "
+                              "outcome: big/small win or draw by the rules")
+        sub.add_argument("--json", action="store_true", help="print one JSON object")
+        sub.add_argument("--table-mb", type=_table_mb, default=DEFAULT_TABLE_MB,
+                         help=f"transposition table size in MB (default {DEFAULT_TABLE_MB})")
+        sub.add_argument("--seed", type=int, default=None,
+                         help="Zobrist seed; a second run with another seed re-verifies a value")
+        sub.add_argument("--quiet", action="store_true", help="no progress display")
+
+    s = commands.add_parser("solve", help="exact value of a position")
+    common(s)
+    s.set_defaults(run=cmd_solve)
+    s = commands.add_parser("line", help="an optimal continuation to the end, numbered")
+    common(s)
+    s.set_defaults(run=cmd_line)
+    s = commands.add_parser("analyse", aliases=["analyze"], help="every legal move with its exact value")
+    common(s)
+    s.set_defaults(run=cmd_analyse)
+    s = commands.add_parser("perft", help="count move sequences of a given depth")
+    s.add_argument("board", type=_board, help="board size WxH")
+    s.add_argument("depth", type=int, help="plies (a forced pass is a ply)")
+    s.add_argument("--moves", default="", help="moves from the start position")
+    s.add_argument("--reference", action="store_true", help="use the plain-Python rules instead of the C core")
+    s.set_defaults(run=cmd_perft)
+
+
+class Progress:
+    """A tqdm counter of searched nodes on stderr, shown only on a terminal."""
+
+    def __init__(self, engine, quiet):
+        self.bar = None
+        if not quiet and sys.stderr.isatty():
+            from tqdm import tqdm
+            self.bar = tqdm(unit="node", unit_scale=True, file=sys.stderr, leave=False,
+                            desc=f"San Jego {engine.board}")
+            self.last = engine.nodes
+            engine.core.progress = self.update
+
+    def update(self, nodes):
+        self.bar.update(nodes - self.last)
+        self.last = nodes
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _setup(args):
+    engine = Engine(args.board, args.measure, table_mb=args.table_mb, seed=args.seed)
+    position, moves = replay(engine.board, args.moves)
+    return engine, position, moves
+
+
+def _header(args, engine, moves, position):
+    to_move = "game over" if position.is_over() else f"{PLAYER_NAMES[position.side]} to move"
+    return f"San Jego {engine.board}, {args.measure}, after {len(moves)} moves ({to_move})"
+
+
+def _stats(engine, seconds):
+    rate = engine.nodes / seconds / 1e6 if seconds > 0 else 0.0
+    return f"nodes: {engine.nodes}  time: {seconds:.2f} s  ({rate:.2f} M nodes/s)"
+
+
+def _base_json(args, engine, moves, seconds):
+    return {"board": str(engine.board), "moves": [format_move(engine.board, m) for m in moves],
+            "measure": args.measure, "nodes": engine.nodes, "seconds": round(seconds, 3)}
+
+
+def cmd_solve(args):
+    engine, position, moves = _setup(args)
+    t0 = time.perf_counter()
+    with Progress(engine, args.quiet):
+        value = engine.value(position)
+    seconds = time.perf_counter() - t0
+    if args.json:
+        out = _base_json(args, engine, moves, seconds)
+        out["value"] = json_value(value, args.measure)
+        out["to_move"] = None if position.is_over() else ("first" if position.side == FIRST else "second")
+        print(json.dumps(out))
+    else:
+        print(_header(args, engine, moves, position))
+        print(f"value: {format_value(value, args.measure)}")
+        print(_stats(engine, seconds))
+
+
+def _final_heights(position):
+    return {"first": position.towers(0), "second": position.towers(1)}
+
+
+def cmd_line(args):
+    engine, position, moves = _setup(args)
+    t0 = time.perf_counter()
+    with Progress(engine, args.quiet):
+        value = engine.value(position)
+        line, final = engine.line(position)
+    seconds = time.perf_counter() - t0
+    heights = _final_heights(final)
+    if args.json:
+        out = _base_json(args, engine, moves, seconds)
+        out.update(value=json_value(value, args.measure),
+                   line=[format_move(engine.board, m) for m in line],
+                   game=format_game(engine.board, moves + line), final_heights=heights,
+                   final_margin=final.margin())
+        print(json.dumps(out))
+        return
+    print(_header(args, engine, moves, position))
+    print(f"value: {format_value(value, args.measure)}")
+    if line:
+        print(format_game(engine.board, line, first_ply=len(moves)))
+    else:
+        print("(the game is over)")
+    first = " ".join(map(str, heights["first"])) or "-"
+    second = " ".join(map(str, heights["second"])) or "-"
+    top = [h[0] if h else 0 for h in (heights["first"], heights["second"])]
+    print(f"final heights: first {first}; second {second}; final {top[0]}-{top[1]}, "
+          f"margin {format_value(final.margin(), 'margin')}, outcome {OUTCOME_NAMES[final.outcome()]}")
+    print(_stats(engine, seconds))
+
+
+def cmd_analyse(args):
+    engine, position, moves = _setup(args)
+    t0 = time.perf_counter()
+    with Progress(engine, args.quiet):
+        analysis = engine.analyse(position)
+    seconds = time.perf_counter() - t0
+    best = analysis[0][1] if analysis else None
+    if args.json:
+        out = _base_json(args, engine, moves, seconds)
+        out["value"] = None if best is None else json_value(best, args.measure)
+        out["analysis"] = [{"move": format_move(engine.board, m), "value": json_value(v, args.measure),
+                            "optimal": v == best} for m, v in analysis]
+        print(json.dumps(out))
+        return
+    print(_header(args, engine, moves, position))
+    if not analysis:
+        print("(the game is over)")
+    for m, v in analysis:
+        print(f"{format_move(engine.board, m):>8}  {format_value(v, args.measure):>12}"
+              f"{'  *' if v == best else ''}")
+    print(_stats(engine, seconds))
+
+
+def cmd_perft(args):
+    from .errors import SanJegoError
+    if args.depth < 0:
+        raise SanJegoError(f"depth must be >= 0, got {args.depth}")
+    position, _ = replay(args.board, args.moves)
+    t0 = time.perf_counter()
+    if args.reference:
+        from .reference import perft
+        count = perft(position, args.depth)
+    else:
+        count = Engine(args.board, table_mb=1).perft(position, args.depth)
+    print(f"perft({args.depth}) = {count}  ({time.perf_counter() - t0:.2f} s)")

@@ -1,0 +1,88 @@
+"""Exact values of San Jego positions, computed by the C core.
+
+    engine = Engine(Board(5, 4))
+    engine.value(Position.start(engine.board))   # margin, first player's view
+"""
+
+import time
+
+from .._sanjego import Core
+from .board import Board
+from .position import PASS, Position
+
+MEASURES = ("margin", "outcome")
+DEFAULT_TABLE_MB = 512
+
+
+class Engine:
+    """Solver for one board and measure; its transposition table lives across calls."""
+
+    def __init__(self, board, measure="margin", table_mb=DEFAULT_TABLE_MB, seed=None, symmetry=True):
+        if not isinstance(board, Board):
+            board = Board.parse(board)
+        if measure not in MEASURES:
+            raise ValueError(f"unknown measure {measure!r}: expected one of {', '.join(MEASURES)}")
+        if table_mb <= 0:
+            raise ValueError(f"table size must be positive, got {table_mb} MB")
+        self.board = board
+        self.measure = measure
+        kwargs = {} if seed is None else {"seed": seed}
+        self.core = Core(board.width, board.height, measure, int(table_mb * (1 << 20)),
+                         symmetry=symmetry, **kwargs)
+        self.seconds = 0.0
+
+    def _check(self, position):
+        if position.board != self.board:
+            raise ValueError(f"position is on a {position.board} board, engine on {self.board}")
+
+    @property
+    def nodes(self):
+        return self.core.nodes
+
+    def value(self, position):
+        """Exact value of the position (first player's view)."""
+        self._check(position)
+        t0 = time.perf_counter()
+        try:
+            return self.core.solve(position.heights, position.owners, position.side)
+        finally:
+            self.seconds += time.perf_counter() - t0
+
+    def at_least(self, position, k):
+        """True when the value is >= k (one null-window search)."""
+        self._check(position)
+        return self.core.search(position.heights, position.owners, position.side, k - 1, k) >= k
+
+    def analyse(self, position):
+        """[(move, value)] for every legal move, best for the side to move first."""
+        values = [(m, self.value(position.play(m))) for m in position.legal_moves()]
+        values.sort(key=lambda mv: -mv[1] if position.side == 0 else mv[1])
+        return values
+
+    def line(self, position):
+        """An optimal continuation to the end: (moves, final position)."""
+        moves = []
+        while not position.is_over():
+            if position.must_pass():
+                move = PASS
+            else:
+                target = self.value(position)
+                move = next(m for m in position.legal_moves() if self.value(position.play(m)) == target)
+            moves.append(move)
+            position = position.play(move)
+        return moves, position
+
+    def perft(self, position, depth):
+        self._check(position)
+        return self.core.perft(position.heights, position.owners, position.side, depth)
+
+
+def solve(board, moves="", measure="margin", **kwargs):
+    """Convenience: value of the position after `moves` from the start."""
+    from .notation import replay
+    engine = Engine(board, measure, **kwargs)
+    position, _ = replay(engine.board, moves)
+    return engine.value(position)
+
+
+__all__ = ["Engine", "MEASURES", "Position", "solve"]

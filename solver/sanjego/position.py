@@ -1,0 +1,124 @@
+"""San Jego positions and rules, in plain Python (the reference for the C core).
+
+A move is a pair (from_cell, to_cell); a forced pass is PASS (None).
+Players: 0 moves first, 1 second. Values are from player 0's view.
+"""
+
+from .board import Board, column_name
+from .errors import IllegalMoveError, WrongPlayerError
+
+PASS = None
+FIRST, SECOND = 0, 1
+EMPTY = -1
+
+OUTCOME_NAMES = {2: "first-big", 1: "first-small", 0: "draw", -1: "second-small", -2: "second-big"}
+PLAYER_NAMES = ("first player", "second player")
+
+
+class Position:
+    """Immutable: heights[cell] (0 = empty), owners[cell] (0, 1 or EMPTY), side to move."""
+
+    __slots__ = ("board", "heights", "owners", "side", "_moves")
+
+    def __init__(self, board, heights, owners, side):
+        self.board = board
+        self.heights = tuple(heights)
+        self.owners = tuple(owners)
+        self.side = side
+        self._moves = None
+
+    @classmethod
+    def start(cls, board):
+        if not isinstance(board, Board):
+            board = Board.parse(board)
+        return cls(board, [1] * board.cells, [board.start_owner(i) for i in range(board.cells)], FIRST)
+
+    def moves_of(self, player):
+        h, o, nbs = self.heights, self.owners, self.board.neighbours
+        return [(f, t) for f in range(self.board.cells) if o[f] == player
+                for t in nbs[f] if h[t]]
+
+    def legal_moves(self):
+        """The moves of the side to move; [PASS] when it must pass; [] when the game is over."""
+        if self._moves is None:
+            moves = self.moves_of(self.side)
+            if not moves and self.moves_of(1 - self.side):
+                moves = [PASS]
+            self._moves = moves
+        return self._moves
+
+    def is_over(self):
+        return not self.legal_moves()
+
+    def must_pass(self):
+        return self.legal_moves() == [PASS]
+
+    def play(self, move):
+        """The position after `move`; raises IllegalMoveError (or WrongPlayerError)."""
+        b, mover = self.board, PLAYER_NAMES[self.side]
+        if self.is_over():
+            raise IllegalMoveError("the game is over: no move is legal")
+        if move is PASS:
+            if not self.must_pass():
+                raise IllegalMoveError(f"the {mover} has a legal move and may not pass")
+            return Position(b, self.heights, self.owners, 1 - self.side)
+        f, t = move
+        text = f"{b.name(f)}-{b.name(t)}"
+        if not self.heights[f]:
+            raise IllegalMoveError(f"{text}: {b.name(f)} is empty")
+        if self.owners[f] != self.side:
+            raise WrongPlayerError(
+                f"{text}: the tower on {b.name(f)} belongs to the {PLAYER_NAMES[1 - self.side]}, "
+                f"but the {mover} is to move")
+        if t not in b.neighbours[f]:
+            raise IllegalMoveError(f"{text}: {b.name(t)} is not a neighbour of {b.name(f)}")
+        if not self.heights[t]:
+            raise IllegalMoveError(f"{text}: {b.name(t)} is empty")
+        heights, owners = list(self.heights), list(self.owners)
+        heights[t] += heights[f]
+        owners[t] = self.side
+        heights[f], owners[f] = 0, EMPTY
+        return Position(b, heights, owners, 1 - self.side)
+
+    def towers(self, player):
+        """Heights of the player's towers, tallest first."""
+        return sorted((h for h, o in zip(self.heights, self.owners) if o == player), reverse=True)
+
+    def margin(self):
+        """First player's tallest tower minus the second player's (0 for no tower)."""
+        a, b = self.towers(FIRST), self.towers(SECOND)
+        return (a[0] if a else 0) - (b[0] if b else 0)
+
+    def outcome(self):
+        """Rules outcome: 2 big / 1 small win for the first player, 0 draw, -1 / -2 for the second."""
+        a, b = self.towers(FIRST) + [0, 0], self.towers(SECOND) + [0, 0]
+        if a[0] != b[0]:
+            return 2 if a[0] > b[0] else -2
+        if a[1] != b[1]:
+            return 1 if a[1] > b[1] else -1
+        return 0
+
+    def score(self, measure):
+        return self.margin() if measure == "margin" else self.outcome()
+
+    def key(self):
+        return (self.heights, self.owners, self.side)
+
+    def __eq__(self, other):
+        return isinstance(other, Position) and self.board == other.board and self.key() == other.key()
+
+    def __hash__(self):
+        return hash(self.key())
+
+    def __str__(self):
+        """Rows top to bottom; a tower as height and owner letter (a: first, b: second)."""
+        b = self.board
+        lines = []
+        for r in reversed(range(b.height)):
+            row = []
+            for c in range(b.width):
+                i = c + r * b.width
+                row.append(f"{self.heights[i]:>2}{'ab'[self.owners[i]]}" if self.heights[i] else "  .")
+            lines.append(f"{r + 1:>2} " + " ".join(row))
+        lines.append("   " + " ".join(f"{column_name(c):>3}" for c in range(b.width)))
+        return "\n".join(lines)
