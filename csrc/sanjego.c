@@ -330,6 +330,20 @@ typedef struct {
     int score;
 } SJMove;
 
+static inline SJEntry *bucket_of(const SJSolver *S, uint64_t key2)
+{
+    return &S->table[(key2 & (S->table_buckets - 1)) * 4];
+}
+
+static inline const SJEntry *find(const SJEntry *bucket, uint64_t key1, uint32_t lock2)
+{
+    for (int i = 0; i < 4; i++) {
+        const SJEntry *e = &bucket[i];
+        if (e->lock1 == key1 && e->lock2 == lock2 && e->lo <= e->hi) return e;
+    }
+    return NULL;
+}
+
 static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
 {
     if ((++S->nodes & (POLL_INTERVAL - 1)) == 0 && S->poll && S->poll(S->poll_ctx))
@@ -349,12 +363,11 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
 
     uint64_t key1, key2;
     int s = canonical(S, p, &key1, &key2);
-    SJEntry *bucket = &S->table[(key2 & (S->table_buckets - 1)) * 4];
+    SJEntry *bucket = bucket_of(S, key2);
     uint32_t lock2 = (uint32_t)(key2 >> 32);
     int hint_from = -1, hint_to = -1;
-    for (int i = 0; i < 4; i++) {
-        SJEntry *e = &bucket[i];
-        if (e->lock1 != key1 || e->lock2 != lock2 || e->lo > e->hi) continue;
+    const SJEntry *e = find(bucket, key1, lock2);
+    if (e) {
         S->tt_hits++;
         if (e->lo > lo) lo = e->lo;
         if (e->hi < hi) hi = e->hi;
@@ -365,7 +378,6 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
             hint_from = S->syminv[s][e->from];
             hint_to = S->syminv[s][e->to];
         }
-        break;
     }
     if (alpha < lo) alpha = lo;
     if (beta > hi) beta = hi;

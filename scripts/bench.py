@@ -1,0 +1,51 @@
+"""San Jego benchmark: solves a fixed set of boards from the start and prints
+value, nodes, wall time, nodes per second and peak memory.
+
+    python scripts/bench.py                      # 4x4 5x4 6x4, margin
+    python scripts/bench.py --boards 5x4 --measure outcome --table-mb 256
+"""
+
+import argparse
+import os
+import platform
+import resource
+import subprocess
+import sys
+import time
+
+from solver.sanjego import Board, Position
+from solver.sanjego.engine import Engine
+
+
+def commit():
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip() or "?"
+    except OSError:
+        return "?"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--boards", nargs="+", default=["4x4", "5x4", "6x4"])
+    ap.add_argument("--measure", choices=["margin", "outcome"], default="margin")
+    ap.add_argument("--table-mb", type=float, default=2048)
+    args = ap.parse_args()
+    print(f"# python {' '.join(sys.argv)}")
+    print(f"# commit {commit()}, {time.strftime('%Y-%m-%d')}, {platform.machine()} "
+          f"{os.cpu_count()} cores, table {args.table_mb:g} MB, measure {args.measure}")
+    print(f"{'board':>6} {'value':>6} {'nodes':>14} {'seconds':>9} {'Mnodes/s':>9} {'peak MB':>8}")
+    for spec in args.boards:
+        board = Board.parse(spec)
+        engine = Engine(board, args.measure, table_mb=args.table_mb)
+        t0 = time.perf_counter()
+        value = engine.value(Position.start(board))
+        seconds = time.perf_counter() - t0
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"{spec:>6} {value:>+6d} {engine.nodes:>14} {seconds:>9.2f} "
+              f"{engine.nodes / seconds / 1e6:>9.2f} {peak:>8.0f}", flush=True)
+        del engine
+
+
+if __name__ == "__main__":
+    main()

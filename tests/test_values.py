@@ -1,0 +1,91 @@
+"""Values: C solver against published values and the reference minimax."""
+
+import random
+
+import pytest
+
+from solver.sanjego import Board, Position, reference
+from solver.sanjego.engine import Engine
+from solver.sanjego.notation import replay
+from conftest import data_lines
+
+VALUES = data_lines("values.txt")
+
+
+@pytest.mark.parametrize("size,value", [("2x2", 4), ("3x2", 2), ("4x3", 2)])
+def test_independently_published_values(size, value):
+    board = Board.parse(size)
+    assert Engine(board, table_mb=4).value(Position.start(board)) == value
+
+
+@pytest.mark.parametrize("size,measure,value", VALUES)
+def test_start_values(size, measure, value):
+    board = Board.parse(size)
+    assert Engine(board, measure, table_mb=1).value(Position.start(board)) == int(value)
+
+
+def random_position(board, rng, plies):
+    p = Position.start(board)
+    for _ in range(plies):
+        if p.is_over():
+            break
+        p = p.play(rng.choice(p.legal_moves()))
+    return p
+
+
+@pytest.mark.parametrize("measure", ["margin", "outcome"])
+@pytest.mark.parametrize("size,min_plies", [("3x3", 0), ("4x2", 0), ("2x4", 0), ("5x2", 1),
+                                            ("4x3", 4), ("3x4", 4), ("6x2", 3), ("7x1", 0)])
+def test_random_positions_match_reference(size, min_plies, measure):
+    board = Board.parse(size)
+    rng = random.Random(f"{size}{measure}")
+    engines = [Engine(board, measure, table_mb=1),
+               Engine(board, measure, table_mb=0.0001, seed=7, symmetry=False)]  # one-bucket table
+    for _ in range(12):
+        p = random_position(board, rng, rng.randrange(min_plies, board.cells))
+        expected = reference.solve(p, measure)
+        for engine in engines:
+            assert engine.value(p) == expected, (size, p.key())
+
+
+def test_search_window_is_fail_soft_correct():
+    board = Board(4, 3)
+    engine = Engine(board, table_mb=1)
+    p, _ = replay(board, "B2-C2")
+    v = reference.solve(p)
+    for k in range(v - 3, v + 4):
+        assert engine.at_least(p, k) == (v >= k)
+
+
+def test_line_and_analysis_keep_the_value():
+    board = Board(4, 3)
+    engine = Engine(board, table_mb=4)
+    start = Position.start(board)
+    value = engine.value(start)
+    moves, final = engine.line(start)
+    assert final.is_over() and final.margin() == value
+    p = start
+    for m in moves:
+        p = p.play(m)
+        assert engine.value(p) == value
+    analysis = engine.analyse(start)
+    assert len(analysis) == len(start.legal_moves())
+    assert analysis[0][1] == value
+    assert all(v == reference.solve(start.play(m)) for m, v in analysis[:3])
+
+
+def test_interrupted_search_leaves_table_sound():
+    board = Board(5, 4)
+    engine = Engine(board, table_mb=64)
+    calls = []
+
+    def stop(nodes):
+        calls.append(nodes)
+        raise KeyboardInterrupt
+
+    engine.core.progress = stop
+    with pytest.raises(KeyboardInterrupt):
+        engine.value(Position.start(board))
+    assert calls
+    engine.core.progress = None
+    assert engine.value(Position.start(board)) == 2
