@@ -6,6 +6,9 @@
 
 #define BIT(c) ((uint64_t)1 << (c))
 #define POLL_INTERVAL (1u << 20)
+#ifndef TEMPO_SCORE
+#define TEMPO_SCORE 0
+#endif
 
 static uint64_t splitmix64(uint64_t *state)
 {
@@ -56,6 +59,7 @@ SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed,
     if (!S) return NULL;
     S->w = w; S->h = h; S->n = w * h; S->measure = measure;
     S->use_symmetry = use_symmetry;
+    S->reduce_groups = measure == SJ_MARGIN;
     S->board_mask = S->n == 64 ? ~(uint64_t)0 : BIT(S->n) - 1;
     uint64_t col0 = 0, collast = 0;
     for (int r = 0; r < h; r++) { col0 |= BIT(r * w); collast |= BIT(r * w + w - 1); }
@@ -86,6 +90,11 @@ SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed,
             }
     S->zside.a = splitmix64(&rng);
     S->zside.b = splitmix64(&rng);
+    for (int o = 0; o < 2; o++)
+        for (int k = 0; k <= SJ_MAX_CELLS; k++) {
+            S->ztempo[o][k].a = splitmix64(&rng);
+            S->ztempo[o][k].b = splitmix64(&rng);
+        }
     uint64_t buckets = 1;
     while (buckets * 2 * 4 * sizeof(SJEntry) <= table_bytes) buckets *= 2;
     S->table_buckets = buckets;
@@ -139,18 +148,45 @@ static inline void bank(const SJSolver *S, SJPos *p, int owner, int height)
     }
 }
 
-/* Removes the given towers that have no occupied neighbour. */
-static inline void isolate(const SJSolver *S, SJPos *p, uint64_t candidates)
+static inline uint64_t expand(const SJSolver *S, uint64_t m)
 {
+    return ((m << 1) & S->not_col0) | ((m >> 1) & S->not_collast)
+         | ((m << S->w) & S->board_mask) | (m >> S->w);
+}
+
+static inline uint64_t group_of(const SJSolver *S, uint64_t occ, uint64_t seed)
+{
+    uint64_t group = seed, prev;
+    do {
+        prev = group;
+        group |= expand(S, group) & occ;
+    } while (group != prev);
+    return group;
+}
+
+/* Banks the groups through the candidate towers that can no longer interact
+ * with the rest: isolated towers, and with group reduction one-player groups. */
+static void bank_groups(const SJSolver *S, SJPos *p, uint64_t candidates)
+{
+    candidates &= p->occ;
     while (candidates) {
-        int c = pop_lsb(&candidates);
-        if (S->nb[c] & p->occ) continue;
-        int o = owner_of(p, c);
-        bank(S, p, o, p->height[c]);
-        toggle(S, p, c, p->height[c], o);
-        p->occ &= ~BIT(c);
-        p->own0 &= ~BIT(c);
-        p->height[c] = 0;
+        uint64_t seed = candidates & (~candidates + 1);
+        uint64_t group = (S->nb[__builtin_ctzll(seed)] & p->occ) ? group_of(S, p->occ, seed) : seed;
+        candidates &= ~group;
+        uint64_t mine0 = group & p->own0;
+        if (mine0 && mine0 != group) continue;
+        if (group != seed && !S->reduce_groups) continue;
+        int o = mine0 ? 0 : 1, total = 0;
+        p->occ &= ~group;
+        p->own0 &= ~group;
+        while (group) {
+            int c = pop_lsb(&group);
+            toggle(S, p, c, p->height[c], o);
+            total += p->height[c];
+            p->height[c] = 0;
+            if (group) p->tempo[o]++;
+        }
+        bank(S, p, o, total);
     }
 }
 
@@ -165,7 +201,7 @@ void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t 
         p->height[c] = heights[c];
         toggle(S, p, c, heights[c], owners[c] ? 1 : 0);
     }
-    isolate(S, p, p->occ);
+    bank_groups(S, p, p->occ);
 }
 
 static inline uint64_t movable(const SJPos *p)
@@ -202,17 +238,17 @@ void sj_play(const SJSolver *S, const SJPos *p, SJPos *q, int from, int to)
     q->height[to] = (uint8_t)(hf + ht);
     if (side == 0) q->own0 |= BIT(to); else q->own0 &= ~BIT(to);
     toggle(S, q, to, hf + ht, side);
-    isolate(S, q, S->nb[from] & q->occ);
+    bank_groups(S, q, S->nb[from]);
     q->side = side ^ 1;
 }
 
-uint64_t sj_perft(const SJSolver *S, const SJPos *p, int depth)
+static uint64_t perft(const SJSolver *S, const SJPos *p, int depth)
 {
     if (depth == 0 || p->occ == 0) return 1;
     if (!movable(p)) {
         SJPos q = *p;
         q.side ^= 1;
-        return sj_perft(S, &q, depth - 1);
+        return perft(S, &q, depth - 1);
     }
     uint8_t from[4 * SJ_MAX_CELLS], to[4 * SJ_MAX_CELLS];
     int n = sj_moves(S, p, from, to);
@@ -220,9 +256,20 @@ uint64_t sj_perft(const SJSolver *S, const SJPos *p, int depth)
     for (int i = 0; i < n; i++) {
         SJPos q;
         sj_play(S, p, &q, from[i], to[i]);
-        total += sj_perft(S, &q, depth - 1);
+        total += perft(S, &q, depth - 1);
     }
     return total;
+}
+
+uint64_t sj_perft(SJSolver *S, const uint8_t *heights, const uint8_t *owners, int side, int depth)
+{
+    int reduce = S->reduce_groups;
+    S->reduce_groups = 0;
+    SJPos p;
+    sj_load(S, &p, heights, owners, side);
+    uint64_t n = perft(S, &p, depth);
+    S->reduce_groups = reduce;
+    return n;
 }
 
 static int eval_final(const SJSolver *S, const SJPos *p)
@@ -234,23 +281,13 @@ static int eval_final(const SJSolver *S, const SJPos *p)
     return 0;
 }
 
-static inline uint64_t expand(const SJSolver *S, uint64_t m)
-{
-    return ((m << 1) & S->not_col0) | ((m >> 1) & S->not_collast)
-         | ((m << S->w) & S->board_mask) | (m >> S->w);
-}
-
 /* Pieces in the largest group of connected active towers: no tower can grow taller. */
 static int largest_group(const SJSolver *S, const SJPos *p)
 {
     uint64_t rest = p->occ;
     int largest = 0;
     while (rest) {
-        uint64_t group = rest & (~rest + 1), prev;
-        do {
-            prev = group;
-            group |= expand(S, group) & p->occ;
-        } while (group != prev);
+        uint64_t group = group_of(S, p->occ, rest & (~rest + 1));
         rest &= ~group;
         int sum = 0;
         while (group) sum += p->height[pop_lsb(&group)];
@@ -286,6 +323,10 @@ static inline int canonical(const SJSolver *S, const SJPos *p, uint64_t *key1, u
             e1 ^= z->a; e2 ^= z->b;
         }
     if (p->side) { e1 ^= S->zside.a; e2 ^= S->zside.b; }
+    for (int o = 0; o < 2; o++) {
+        const SJZob *z = &S->ztempo[o][p->tempo[o]];
+        e1 ^= z->a; e2 ^= z->b;
+    }
     int best = 0;
     for (int s = 1; s < S->nsym; s++)
         if (p->k1[s] < p->k1[best]) best = s;
@@ -374,7 +415,10 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
         if (lo >= beta) return lo;
         if (hi <= alpha) return hi;
         if (lo == hi) return lo;
-        if (e->from != e->to) {
+        if (e->from == SJ_TEMPO) {
+            hint_from = SJ_TEMPO;
+            hint_to = 0;
+        } else if (e->from != e->to) {
             hint_from = S->syminv[s][e->from];
             hint_to = S->syminv[s][e->to];
         }
@@ -403,12 +447,26 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
             moves[j].score = score;
         }
     }
+    if (p->tempo[side]) {
+        int score = hint_from == SJ_TEMPO ? 1 << 28 : TEMPO_SCORE;
+        int j = n++;
+        while (j > 0 && moves[j - 1].score < score) { moves[j] = moves[j - 1]; j--; }
+        moves[j].from = SJ_TEMPO;
+        moves[j].to = 0;
+        moves[j].score = score;
+    }
 
     uint64_t nodes0 = S->nodes;
     int best = side == 0 ? -SJ_INF : SJ_INF, best_from = 0, best_to = 0;
     for (int i = 0; i < n; i++) {
         SJPos q;
-        sj_play(S, p, &q, moves[i].from, moves[i].to);
+        if (moves[i].from == SJ_TEMPO) {
+            q = *p;
+            q.tempo[side]--;
+            q.side ^= 1;
+        } else {
+            sj_play(S, p, &q, moves[i].from, moves[i].to);
+        }
         int v = search(S, &q, alpha, beta);
         if (S->stop) return 0;
         if (side == 0 ? v > best : v < best) {
@@ -423,7 +481,10 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
     if (best < beta0 && best < hi) hi = best;
     if (best > alpha0 && best > lo) lo = best;
     int work = ilog2(S->nodes - nodes0 + 1) / 2;
-    store(S, bucket, key1, lock2, lo, hi, S->sym[s][best_from], S->sym[s][best_to], work);
+    if (best_from == SJ_TEMPO)
+        store(S, bucket, key1, lock2, lo, hi, SJ_TEMPO, 0, work);
+    else
+        store(S, bucket, key1, lock2, lo, hi, S->sym[s][best_from], S->sym[s][best_to], work);
     return best;
 }
 

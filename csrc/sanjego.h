@@ -1,11 +1,30 @@
 /* San Jego core: state, move generation, hashing, transposition table, search.
  *
  * Cells are numbered c + r*W (column c, row r, both from 0), W*H <= 64.
- * A position keeps only the "active" towers: those with at least one occupied
- * neighbour. An isolated tower can never move or be moved onto again, so it is
- * removed from the board and only its contribution to its owner's best heights
- * is kept (top one for the margin, top two for the rules outcome).
  * Values are always from the first player's view.
+ *
+ * Empty cells stay empty, so the towers fall apart into groups (connected
+ * components) that never join again. A position keeps only the "active"
+ * towers; a group leaves the board and is "banked" when it can no longer
+ * interact with the rest:
+ *  - An isolated tower never changes again: only its height counts for its
+ *    owner (the top one for the margin, the top two for the rules outcome).
+ *  - Group reduction (margin only): a group whose towers all belong to one
+ *    player P counts as one finished tower of its total height for P plus
+ *    (towers - 1) "tempo" moves that P may spend at any time, each one changing
+ *    nothing else. Why this is exact: only P can move in the group and every
+ *    such move only merges two of its towers, so it affects the rest of the
+ *    game only as a move that changes nothing else there. Merging leaf-first
+ *    along a spanning tree keeps the group connected, so P can spend any
+ *    number of its k-1 moves whenever he likes and still end with one tower of
+ *    the whole height, the most the group can give him; any other way of
+ *    playing it spends moves the same way and ends no taller. A spare tempo
+ *    move is an optional pass; when P has nothing else it is forced, like the
+ *    pass it replaces. (For the outcome the second-tallest tower matters, and
+ *    splitting a group can be better than merging it, so there only isolated
+ *    towers are banked.)
+ * With group reduction every active group holds towers of both players, so
+ * both players always have a real move until the board is empty.
  */
 #ifndef SANJEGO_H
 #define SANJEGO_H
@@ -22,7 +41,8 @@ typedef struct {
     uint64_t occ;          /* active towers */
     uint64_t own0;         /* active towers whose top belongs to the first player */
     uint8_t height[SJ_MAX_CELLS];
-    uint8_t best[2][2];    /* banked isolated towers: [player][0] tallest, [1] second */
+    uint8_t best[2][2];    /* banked towers: [player][0] tallest, [1] second */
+    uint8_t tempo[2];      /* spare moves in banked one-player groups */
     int side;              /* 0: first player to move, 1: second */
     uint64_t k1[SJ_MAX_SYMS], k2[SJ_MAX_SYMS]; /* Zobrist keys of active towers, one per symmetry */
 } SJPos;
@@ -42,6 +62,7 @@ typedef struct {
 
 typedef struct {
     int w, h, n, measure, use_symmetry;
+    int reduce_groups;          /* bank one-player groups (margin only; off for perft) */
     uint64_t board_mask, not_col0, not_collast;
     uint64_t nb[SJ_MAX_CELLS];
     int nsym;
@@ -50,6 +71,7 @@ typedef struct {
     SJZob zob[SJ_MAX_CELLS][SJ_MAX_CELLS + 1][2];
     SJZob zbank[2][2][SJ_MAX_CELLS + 1];
     SJZob zside;
+    SJZob ztempo[2][SJ_MAX_CELLS + 1];
     SJEntry *table;
     uint64_t table_buckets;     /* power of two */
     uint64_t nodes, tt_hits, tt_stores;
@@ -67,12 +89,15 @@ void sj_clear_table(SJSolver *S);
 /* Loads a full-board position (height 0 = empty; owner 0/1) and reduces it. */
 void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t *owners, int side);
 
-/* Lists the legal moves of the side to move as (from, to) pairs; returns the count. */
+#define SJ_TEMPO 0xFF      /* from == to == SJ_TEMPO: spend a tempo move */
+
+/* Lists the board moves of the side to move as (from, to) pairs; returns the count. */
 int sj_moves(const SJSolver *S, const SJPos *p, uint8_t *from, uint8_t *to);
 void sj_play(const SJSolver *S, const SJPos *p, SJPos *child, int from, int to);
 
-/* Sequences of `depth` plies (a forced pass is a ply; a finished game is one leaf). */
-uint64_t sj_perft(const SJSolver *S, const SJPos *p, int depth);
+/* Sequences of `depth` plies (a forced pass is a ply; a finished game is one leaf),
+ * counted on the plain rules (group reduction off). */
+uint64_t sj_perft(SJSolver *S, const uint8_t *heights, const uint8_t *owners, int side, int depth);
 
 /* Static bounds on the value of the position. */
 void sj_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi);

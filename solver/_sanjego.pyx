@@ -22,7 +22,7 @@ cdef extern from "sanjego.h":
     void sj_clear_table(SJSolver *S)
     void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t *owners, int side)
     int sj_moves(const SJSolver *S, const SJPos *p, uint8_t *frm, uint8_t *to)
-    uint64_t sj_perft(const SJSolver *S, const SJPos *p, int depth) nogil
+    uint64_t sj_perft(SJSolver *S, const uint8_t *heights, const uint8_t *owners, int side, int depth) nogil
     void sj_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi)
     int sj_search(SJSolver *S, const SJPos *p, int alpha, int beta) nogil
     int sj_solve(SJSolver *S, const SJPos *p) nogil
@@ -95,11 +95,14 @@ cdef class Core:
         return v
 
     def perft(self, heights, owners, int side, int depth):
-        cdef SJPos p
+        """Move sequences of `depth` plies on the plain rules."""
+        cdef bytes h = bytes(heights)
+        cdef bytes o = bytes([x & 1 for x in owners])
+        cdef const uint8_t *hp = h
+        cdef const uint8_t *op = o
         cdef uint64_t n
-        self._load(&p, heights, owners, side)
         with nogil:
-            n = sj_perft(self.S, &p, depth)
+            n = sj_perft(self.S, hp, op, side, depth)
         return n
 
     def moves(self, heights, owners, int side):
