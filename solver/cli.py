@@ -34,7 +34,7 @@ def main(argv=None):
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.run(args) or 0
+        return args.handler(args) or 0
     except (SanJegoError, UsageError) as e:
         print(f"{parser.prog} {args.game}: error: {e}", file=sys.stderr)
         return 2

@@ -33,7 +33,7 @@ class Board:
     so A1 belongs to the first player.
     """
 
-    __slots__ = ("width", "height", "cells", "neighbours")
+    __slots__ = ("width", "height", "cells", "neighbours", "symmetries")
 
     def __init__(self, width, height):
         if not (isinstance(width, int) and isinstance(height, int)) or width < 1 or height < 1:
@@ -58,6 +58,27 @@ class Board:
                 nb.append(i + width)
             neighbours.append(tuple(sorted(nb)))
         self.neighbours = tuple(neighbours)
+        self.symmetries = self._symmetries()
+
+    def _symmetries(self):
+        """Cell permutations of the board's symmetry group (4 maps, 8 on a square)."""
+        w, h, perms = self.width, self.height, []
+        for swap in ((False, True) if w == h else (False,)):
+            for fx in (False, True):
+                for fy in (False, True):
+                    perm = []
+                    for i in range(self.cells):
+                        x, y = i % w, i // w
+                        if swap:
+                            x, y = y, x
+                        if fx:
+                            x = w - 1 - x
+                        if fy:
+                            y = h - 1 - y
+                        perm.append(x + y * w)
+                    if perm not in perms:
+                        perms.append(perm)
+        return tuple(tuple(p) for p in perms)
 
     @classmethod
     def parse(cls, text):

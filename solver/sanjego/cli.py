@@ -34,6 +34,17 @@ def _table_mb(text):
     return mb
 
 
+def _positive_int(text):
+    import argparse
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return n
+
+
 def _board(text):
     import argparse
     from .errors import BoardSizeError
@@ -64,21 +75,33 @@ def add_parser(games):
                          help="Zobrist seed; a second run with another seed re-verifies a value")
         sub.add_argument("--quiet", action="store_true", help="no progress display")
 
-    s = commands.add_parser("solve", help="exact value of a position")
+    s = commands.add_parser("solve", help="exact value of a position",
+                            description="Exact value. With --workers, --run or --scheduler the proof is "
+                                        "split into sub-proofs a few plies deep and solved in parallel; "
+                                        "with --run DIR it is checkpointed there and --resume continues it.")
     common(s)
-    s.set_defaults(run=cmd_solve)
+    s.add_argument("--workers", type=_positive_int, default=None,
+                   help="worker processes for a parallel proof (default with --run: all cores)")
+    s.add_argument("--run", metavar="DIR", default=None,
+                   help="run directory: manifest and journal of finished sub-proofs")
+    s.add_argument("--resume", action="store_true", help="continue the run in --run DIR")
+    s.add_argument("--depth", type=_positive_int, default=2,
+                   help="plies from the position to the sub-proofs (default 2)")
+    s.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="run the sub-proofs on a Dask distributed cluster, e.g. tcp://host:8786")
+    s.set_defaults(handler=cmd_solve)
     s = commands.add_parser("line", help="an optimal continuation to the end, numbered")
     common(s)
-    s.set_defaults(run=cmd_line)
+    s.set_defaults(handler=cmd_line)
     s = commands.add_parser("analyse", aliases=["analyze"], help="every legal move with its exact value")
     common(s)
-    s.set_defaults(run=cmd_analyse)
+    s.set_defaults(handler=cmd_analyse)
     s = commands.add_parser("perft", help="count move sequences of a given depth")
     s.add_argument("board", type=_board, help="board size WxH")
     s.add_argument("depth", type=int, help="plies (a forced pass is a ply)")
     s.add_argument("--moves", default="", help="moves from the start position")
     s.add_argument("--reference", action="store_true", help="use the plain-Python rules instead of the C core")
-    s.set_defaults(run=cmd_perft)
+    s.set_defaults(handler=cmd_perft)
 
 
 class Progress:
@@ -126,20 +149,71 @@ def _base_json(args, engine, moves, seconds):
             "measure": args.measure, "nodes": engine.nodes, "seconds": round(seconds, 3)}
 
 
+class FrontierProgress:
+    """tqdm bar of sub-proofs done / (done + still needed), with node rate and the probe."""
+
+    def __init__(self, quiet):
+        self.bar = None
+        if not quiet and sys.stderr.isatty():
+            from tqdm import tqdm
+            self.bar = tqdm(unit="sub-proof", file=sys.stderr, leave=False)
+
+    def __call__(self, proof, todo, interval, k):
+        if self.bar is None:
+            return
+        self.bar.total = proof.subproofs + todo
+        self.bar.n = proof.subproofs
+        rate = proof.nodes / proof.cpu_seconds / 1e6 if proof.cpu_seconds else 0
+        self.bar.set_postfix_str(f"value in [{interval[0]}, {interval[1]}], asking >= {k}, "
+                                 f"{rate:.2f} M nodes/s/worker")
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+
+def solve_parallel(args, engine, position, moves):
+    from ..checkpoint import CheckpointError
+    from ..cli import UsageError
+    from .parallel import ParallelProof
+    if args.resume and not args.run:
+        raise UsageError("--resume needs --run DIR")
+    progress = FrontierProgress(args.quiet)
+    try:
+        proof = ParallelProof(engine, position, moves, args.depth, run_dir=args.run, resume=args.resume,
+                              workers=args.workers, scheduler=args.scheduler, progress=progress)
+        value = proof.solve()
+    except (CheckpointError, RuntimeError) as e:
+        raise UsageError(str(e)) from None
+    finally:
+        progress.close()
+    return value, proof
+
+
 def cmd_solve(args):
     engine, position, moves = _setup(args)
     t0 = time.perf_counter()
-    with Progress(engine, args.quiet):
-        value = engine.value(position)
+    proof = None
+    if args.workers or args.run or args.scheduler or args.resume:
+        value, proof = solve_parallel(args, engine, position, moves)
+        engine.core.nodes = proof.nodes
+    else:
+        with Progress(engine, args.quiet):
+            value = engine.value(position)
     seconds = time.perf_counter() - t0
     if args.json:
         out = _base_json(args, engine, moves, seconds)
+        if proof is not None:
+            out.update(workers=proof.workers, subproofs=proof.subproofs, run=args.run)
         out["value"] = json_value(value, args.measure)
         out["to_move"] = None if position.is_over() else ("first" if position.side == FIRST else "second")
         print(json.dumps(out))
     else:
         print(_header(args, engine, moves, position))
         print(f"value: {format_value(value, args.measure)}")
+        if proof is not None:
+            print(f"sub-proofs: {proof.subproofs} on {proof.workers} workers, "
+                  f"{proof.cpu_seconds:.2f} s of worker time")
         print(_stats(engine, seconds))
 
 

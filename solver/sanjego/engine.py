@@ -26,6 +26,8 @@ class Engine:
             raise ValueError(f"table size must be positive, got {table_mb} MB")
         self.board = board
         self.measure = measure
+        self.table_mb = table_mb
+        self.seed = seed
         kwargs = {} if seed is None else {"seed": seed}
         self.core = Core(board.width, board.height, measure, int(table_mb * (1 << 20)),
                          symmetry=symmetry, **kwargs)

@@ -101,6 +101,19 @@ class Position:
     def score(self, measure):
         return self.margin() if measure == "margin" else self.outcome()
 
+    def canonical_key(self):
+        """Exact key, equal for positions that are images under a board symmetry:
+        side to move, then per cell 0 (empty) or 2*height + owner, smallest image."""
+        cells = [0 if h == 0 else 2 * h + o for h, o in zip(self.heights, self.owners)]
+        best = None
+        for perm in self.board.symmetries:
+            image = [0] * len(cells)
+            for i, c in enumerate(cells):
+                image[perm[i]] = c
+            if best is None or image < best:
+                best = image
+        return bytes([self.side] + best)
+
     def key(self):
         return (self.heights, self.owners, self.side)
 

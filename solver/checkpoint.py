@@ -1,0 +1,147 @@
+"""Run directories that survive any stop: an atomic, checksummed manifest and an
+append-only, checksummed journal of finished work.
+
+Each journal line is `CRC32HEX JSON`. A line is appended, flushed and fsynced
+before the work it records counts as done, so a kill loses at most the work in
+flight. A torn last line (a kill mid-write) is dropped on reading; a bad line
+anywhere else means the file was damaged and is refused.
+"""
+
+import json
+import os
+import zlib
+
+FORMAT_VERSION = 1
+
+
+class CheckpointError(Exception):
+    """A run directory that cannot be used: damaged, missing, or for other options."""
+
+
+def _fsync_dir(path):
+    fd = os.open(path or ".", os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path, data):
+    """Write bytes to path so that it holds either the old or the new content."""
+    path = os.fspath(path)
+    tmp = f"{path}.tmp{os.getpid()}"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    _fsync_dir(os.path.dirname(path))
+
+
+def _seal(obj):
+    body = json.dumps(obj, sort_keys=True, separators=(",", ":"))
+    return f"{zlib.crc32(body.encode()):08x} {body}"
+
+
+def _unseal(line):
+    crc, _, body = line.partition(" ")
+    if len(crc) != 8 or f"{zlib.crc32(body.encode()):08x}" != crc:
+        raise ValueError("checksum mismatch")
+    return json.loads(body)
+
+
+def write_checked_json(path, obj):
+    atomic_write(path, (_seal(obj) + "\n").encode())
+
+
+def read_checked_json(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return _unseal(f.read().rstrip("\n"))
+    except FileNotFoundError:
+        raise CheckpointError(f"{path}: missing") from None
+    except (ValueError, UnicodeDecodeError):
+        raise CheckpointError(f"{path}: damaged (checksum or format)") from None
+
+
+class Journal:
+    """Append-only record of finished work."""
+
+    def __init__(self, path):
+        self.path = os.fspath(path)
+
+    def read(self):
+        """All intact records; drops (and truncates away) a torn last line."""
+        if not os.path.exists(self.path):
+            return []
+        with open(self.path, "rb") as f:
+            data = f.read()
+        records, good_end = [], 0
+        lines = data.split(b"\n")
+        for i, raw in enumerate(lines):
+            last = i == len(lines) - 1
+            if not raw:
+                if not last:
+                    raise CheckpointError(f"{self.path}: damaged (empty line {i + 1})")
+                continue
+            try:
+                records.append(_unseal(raw.decode()))
+            except (ValueError, UnicodeDecodeError):
+                if last:  # torn by a kill mid-write: the work it recorded is redone
+                    break
+                raise CheckpointError(f"{self.path}: damaged at line {i + 1} (checksum mismatch)") from None
+            good_end += len(raw) + 1
+        if good_end < len(data):
+            with open(self.path, "r+b") as f:
+                f.truncate(good_end)
+                os.fsync(f.fileno())
+        return records
+
+    def append(self, record):
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(_seal(record) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+
+class RunDir:
+    """manifest.json (what is being computed) + journal.log (what is done) + result.json."""
+
+    def __init__(self, path):
+        self.path = os.fspath(path)
+        self.manifest_path = os.path.join(self.path, "manifest.json")
+        self.journal = Journal(os.path.join(self.path, "journal.log"))
+        self.result_path = os.path.join(self.path, "result.json")
+
+    def exists(self):
+        return os.path.exists(self.manifest_path)
+
+    def create(self, manifest):
+        if self.exists():
+            raise CheckpointError(f"{self.path} already holds a run; add --resume to continue it")
+        os.makedirs(self.path, exist_ok=True)
+        write_checked_json(self.manifest_path, dict(manifest, format_version=FORMAT_VERSION))
+
+    def open(self, expected):
+        """Checks the stored manifest against the options that decide the result."""
+        if not self.exists():
+            raise CheckpointError(f"{self.path}: no run to resume (manifest.json missing)")
+        stored = read_checked_json(self.manifest_path)
+        if stored.get("format_version") != FORMAT_VERSION:
+            raise CheckpointError(f"{self.manifest_path}: format version {stored.get('format_version')}, "
+                                  f"this solver reads {FORMAT_VERSION}")
+        for key, value in expected.items():
+            if stored.get(key) != value:
+                raise CheckpointError(f"{self.path} was started with {key}={stored.get(key)!r}, "
+                                      f"not {value!r}; resume with the run's own options")
+        return stored
+
+    def write_result(self, result):
+        write_checked_json(self.result_path, result)
+
+    def read_result(self):
+        return read_checked_json(self.result_path) if os.path.exists(self.result_path) else None

@@ -1,0 +1,271 @@
+"""Parallel, resumable proof of a San Jego value.
+
+The tree is expanded a few plies deep into a frontier (transpositions and
+symmetric positions merged by their canonical key). Each frontier leaf carries
+bounds [lo, hi] on its value; interior nodes get theirs by minimax over the
+children. The root value is found with null-window questions "is it >= k?",
+choosing k as the single-process solver does (gallop out from 0, then bisect).
+A question is answered by sending undecided leaves, in move order, to the
+workers as null-window searches; each answer tightens that leaf's bounds and is
+appended to the run's journal before it counts. Leaves that earlier answers made
+irrelevant (a max node already has a child >= k, a min node one < k) are never
+sent: alpha-beta at the frontier.
+"""
+
+import concurrent.futures
+import multiprocessing
+import os
+import time
+
+from .. import __version__
+from .._sanjego import Core
+from ..checkpoint import RunDir
+from .notation import format_moves
+
+_core = None
+_core_config = None
+
+
+def _get_core(config):
+    global _core, _core_config
+    if _core_config != config:
+        width, height, measure, table_bytes, seed = config
+        kwargs = {} if seed is None else {"seed": seed}
+        _core = Core(width, height, measure, table_bytes, **kwargs)
+        _core_config = config
+    return _core
+
+
+def prove(config, heights, owners, side, k):
+    """Worker task: one null-window search "value >= k?" on a leaf.
+
+    Returns (fail-soft result, nodes, seconds)."""
+    core = _get_core(config)
+    n0, t0 = core.nodes, time.perf_counter()
+    v = core.search(heights, owners, side, k - 1, k)
+    return v, core.nodes - n0, time.perf_counter() - t0
+
+
+def move_order(position, move):
+    """The core's ordering: onto the opponent first, then targets with more
+    occupied neighbours, then taller targets, then shorter movers."""
+    if move is None:
+        return 0
+    f, t = move
+    h = position.heights
+    neighbours = sum(1 for c in position.board.neighbours[t] if h[c])
+    return (256 if position.owners[t] != position.side else 0) + 16 * neighbours + 8 * h[t] - h[f]
+
+
+class Node:
+    __slots__ = ("position", "key", "children", "maximise", "final")
+
+    def __init__(self, position):
+        self.position = position
+        self.key = position.canonical_key()
+        self.children = None
+        self.maximise = position.side == 0
+        self.final = None
+
+
+def build_frontier(root, depth, measure):
+    """The DAG of positions up to `depth` plies; returns (root node, leaves)."""
+    nodes, leaves = {}, []
+
+    def build(position, d):
+        key = position.canonical_key()
+        node = nodes.get(key)
+        if node is not None:
+            return node
+        node = nodes[key] = Node(position)
+        if position.is_over():
+            node.final = position.score(measure)
+        elif d == 0:
+            leaves.append(node)
+        else:
+            moves = sorted(position.legal_moves(), key=lambda m: -move_order(position, m))
+            node.children = [build(position.play(m), d - 1) for m in moves]
+        return node
+
+    return build(root, depth), leaves
+
+
+class LocalPool:
+    def __init__(self, workers):
+        self.executor = concurrent.futures.ProcessPoolExecutor(
+            workers, mp_context=multiprocessing.get_context("fork"))
+
+    def submit(self, *args):
+        return self.executor.submit(prove, *args)
+
+    def wait(self, futures):
+        return concurrent.futures.wait(futures, return_when=concurrent.futures.FIRST_COMPLETED)[0]
+
+    def close(self):
+        self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+class DaskPool:
+    """Sub-proofs on an existing Dask distributed cluster (pip install .[cluster])."""
+
+    def __init__(self, address):
+        try:
+            from distributed import Client
+        except ImportError:
+            raise RuntimeError("--scheduler needs Dask distributed: pip install '.[cluster]'") from None
+        self.client = Client(address, timeout="20s")
+        self.workers = max(1, sum(w.get("nthreads", 1)
+                                  for w in self.client.scheduler_info()["workers"].values()))
+
+    def submit(self, *args):
+        return self.client.submit(prove, *args, pure=False)
+
+    def wait(self, futures):
+        from distributed import wait
+        return wait(list(futures), return_when="FIRST_COMPLETED").done
+
+    def close(self):
+        self.client.close()
+
+
+class ParallelProof:
+    """One run: frontier, bounds, journal, workers."""
+
+    def __init__(self, engine, position, moves, depth, run_dir=None, resume=False, workers=None,
+                 scheduler=None, progress=None):
+        self.engine = engine
+        self.board = engine.board
+        self.measure = engine.measure
+        self.moves = moves
+        self.depth = depth
+        self.scheduler = scheduler
+        self.workers = workers or os.cpu_count() or 1
+        self.progress = progress
+        self.root, self.leaves = build_frontier(position, depth, self.measure)
+        core = engine.core
+        self.bounds = {}
+        for leaf in self.leaves:
+            p = leaf.position
+            self.bounds[leaf.key] = list(core.bounds(p.heights, p.owners, p.side))
+        self.run = RunDir(run_dir) if run_dir else None
+        self.nodes = self.cpu_seconds = 0
+        self.subproofs = 0
+        manifest = {"game": "sanjego", "board": str(self.board), "measure": self.measure,
+                    "moves": format_moves(self.board, moves), "depth": depth}
+        if self.run is not None:
+            if resume:
+                self.run.open(manifest)
+                for record in self.run.journal.read():
+                    self._apply(record)
+            else:
+                self.run.create(dict(manifest, code_version=__version__,
+                                     created=time.strftime("%Y-%m-%dT%H:%M:%S%z")))
+        table_bytes = int(engine.table_mb * (1 << 20) / (1 if scheduler else self.workers))
+        self.config = (self.board.width, self.board.height, self.measure, table_bytes, engine.seed)
+
+    def _apply(self, record):
+        b = self.bounds.get(bytes.fromhex(record["key"]))
+        if b is None:
+            return
+        b[0], b[1] = max(b[0], record["lo"]), min(b[1], record["hi"])
+        self.nodes += record["nodes"]
+        self.cpu_seconds += record["seconds"]
+        self.subproofs += 1
+
+    def intervals(self):
+        """[lo, hi] of every node, by minimax over the frontier bounds."""
+        memo = {}
+
+        def iv(node):
+            r = memo.get(node.key)
+            if r is None:
+                if node.final is not None:
+                    r = (node.final, node.final)
+                elif node.children is None:
+                    r = tuple(self.bounds[node.key])
+                else:
+                    ivs = [iv(c) for c in node.children]
+                    pick = max if node.maximise else min
+                    r = (pick(lo for lo, _ in ivs), pick(hi for _, hi in ivs))
+                memo[node.key] = r
+            return r
+
+        iv(self.root)
+        return memo
+
+    def undecided_leaves(self, k, memo):
+        """Leaves whose answer to ">= k" can still change the root's, in search order."""
+        out, seen = [], set()
+
+        def walk(node):
+            lo, hi = memo[node.key]
+            if lo >= k or hi < k or node.key in seen:
+                return
+            seen.add(node.key)
+            if node.children is None:
+                out.append(node)
+                return
+            for c in node.children:
+                walk(c)
+
+        walk(self.root)
+        return out
+
+    def solve(self):
+        """Runs to the end; returns the exact value of the position."""
+        pool = DaskPool(self.scheduler) if self.scheduler else LocalPool(self.workers)
+        if self.scheduler:
+            self.workers = pool.workers
+        inflight = {}
+        med, step, raised, lowered, k = 0, 1, False, False, None
+        t0 = time.perf_counter()
+        try:
+            while True:
+                memo = self.intervals()
+                lo, hi = memo[self.root.key]
+                if lo == hi:
+                    break
+                if k is not None and (lo >= k or hi < k):
+                    raised, lowered = raised or lo >= k, lowered or hi < k
+                    if raised and lowered:
+                        med = lo + (hi - lo) // 2
+                    elif raised:
+                        med = lo + step - 1
+                    else:
+                        med = hi - step
+                    step *= 2
+                    k = None
+                if k is None:
+                    k = min(max(med, lo), hi - 1) + 1
+                todo = [leaf for leaf in self.undecided_leaves(k, memo)
+                        if (leaf.key, k) not in inflight.values()]
+                for leaf in todo[:max(0, self.workers - len(inflight))]:
+                    p = leaf.position
+                    inflight[pool.submit(self.config, p.heights, p.owners, p.side, k)] = (leaf.key, k)
+                if not inflight:
+                    raise RuntimeError("internal error: undecided root with no work left")
+                if self.progress:
+                    self.progress(self, len(todo), (lo, hi), k)
+                for future in pool.wait(list(inflight)):
+                    key, fk = inflight.pop(future)
+                    v, nodes, seconds = future.result()
+                    b = self.bounds[key]
+                    record = {"key": key.hex(), "k": fk, "lo": b[0], "hi": b[1],
+                              "nodes": nodes, "seconds": round(seconds, 4)}
+                    if v >= fk:
+                        record["lo"] = max(b[0], v)
+                    else:
+                        record["hi"] = min(b[1], v)
+                    if self.run is not None:
+                        self.run.journal.append(record)
+                    self._apply(record)
+        finally:
+            pool.close()
+        self.seconds = time.perf_counter() - t0
+        value = self.intervals()[self.root.key][0]
+        if self.run is not None:
+            self.run.write_result({"board": str(self.board), "measure": self.measure,
+                                   "moves": format_moves(self.board, self.moves), "value": value,
+                                   "nodes": self.nodes, "subproofs": self.subproofs,
+                                   "cpu_seconds": round(self.cpu_seconds, 3)})
+        return value

@@ -1,0 +1,108 @@
+"""Parallel proofs, run directories, kill -9 and resume."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from solver.checkpoint import CheckpointError, Journal, RunDir
+from solver.sanjego import Board, Position
+from solver.sanjego.engine import Engine
+from solver.sanjego.parallel import ParallelProof
+
+
+def solve_cmd(*args):
+    return [sys.executable, "-m", "solver", "sanjego", "solve", *args, "--json", "--quiet"]
+
+
+@pytest.mark.parametrize("size,workers,depth", [("4x3", 1, 1), ("4x4", 2, 2), ("3x3", 2, 4), ("6x2", 2, 3)])
+def test_parallel_matches_sequential(size, workers, depth):
+    board = Board.parse(size)
+    start = Position.start(board)
+    expected = Engine(board, table_mb=4).value(start)
+    proof = ParallelProof(Engine(board, table_mb=8), start, [], depth, workers=workers)
+    assert proof.solve() == expected
+
+
+def test_parallel_from_a_position_and_outcome():
+    board = Board(4, 3)
+    engine = Engine(board, "outcome", table_mb=4)
+    p = Position.start(board).play((board.cell("B2"), board.cell("C2")))
+    assert ParallelProof(engine, p, [], 2, workers=2).solve() == engine.value(p)
+
+
+def test_kill_9_and_resume(tmp_path):
+    run = tmp_path / "run"
+    args = ["5x4", "--run", str(run), "--workers", "2", "--depth", "3", "--table-mb", "64"]
+    proc = subprocess.Popen(solve_cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    journal = run / "journal.log"
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None:
+        if journal.exists() and journal.read_text().count("\n") >= 20:
+            break
+        time.sleep(0.02)
+    assert proc.poll() is None, "the run finished before it could be killed"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    done = len(Journal(journal).read())
+    assert done >= 20 and not (run / "result.json").exists()
+    r = subprocess.run(solve_cmd(*args, "--resume"), capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["value"] == 2
+    assert out["subproofs"] >= done
+    assert RunDir(run).read_result()["value"] == 2
+
+
+def test_torn_last_line_is_dropped(tmp_path):
+    j = Journal(tmp_path / "j.log")
+    j.append({"a": 1})
+    j.append({"a": 2})
+    with open(j.path, "a") as f:
+        f.write('deadbeef {"a": 3')
+    assert j.read() == [{"a": 1}, {"a": 2}]
+    j.append({"a": 4})
+    assert j.read() == [{"a": 1}, {"a": 2}, {"a": 4}]
+
+
+def test_damage_is_refused(tmp_path):
+    run = tmp_path / "run"
+    args = ["4x4", "--run", str(run), "--workers", "1", "--table-mb", "8"]
+    assert subprocess.run(solve_cmd(*args), capture_output=True).returncode == 0
+    lines = (run / "journal.log").read_text().splitlines()
+    assert len(lines) >= 3
+    lines[1] = lines[1].replace('"lo":', '"lo":1')
+    (run / "journal.log").write_text("\n".join(lines) + "\n")
+    r = subprocess.run(solve_cmd(*args, "--resume"), capture_output=True, text=True)
+    assert r.returncode == 2 and "damaged" in r.stderr and len(r.stderr.splitlines()) == 1
+    (run / "manifest.json").write_text((run / "manifest.json").read_text().replace("4x4", "4x5"))
+    with pytest.raises(CheckpointError, match="damaged"):
+        RunDir(run).open({})
+
+
+@pytest.mark.parametrize("extra,message", [
+    (["--depth", "3"], "depth"),
+    (["--measure", "outcome"], "measure"),
+    (["--moves", "b2-c2"], "moves"),
+])
+def test_resume_with_other_options_is_refused(tmp_path, extra, message):
+    run = tmp_path / "run"
+    base = ["4x3", "--run", str(run), "--workers", "1", "--table-mb", "8"]
+    assert subprocess.run(solve_cmd(*base), capture_output=True).returncode == 0
+    r = subprocess.run(solve_cmd(*base, *extra, "--resume"), capture_output=True, text=True)
+    assert r.returncode == 2 and message in r.stderr
+
+
+def test_new_run_into_existing_dir_or_resume_of_nothing_is_refused(tmp_path):
+    run = tmp_path / "run"
+    base = ["3x3", "--run", str(run), "--workers", "1", "--table-mb", "8"]
+    r = subprocess.run(solve_cmd(*base, "--resume"), capture_output=True, text=True)
+    assert r.returncode == 2 and "no run" in r.stderr
+    assert subprocess.run(solve_cmd(*base), capture_output=True).returncode == 0
+    r = subprocess.run(solve_cmd(*base), capture_output=True, text=True)
+    assert r.returncode == 2 and "--resume" in r.stderr
