@@ -96,6 +96,27 @@ def add_parser(games):
     s = commands.add_parser("analyse", aliases=["analyze"], help="every legal move with its exact value")
     common(s)
     s.set_defaults(handler=cmd_analyse)
+    s = commands.add_parser("query", help="value of a position from a solved board's table, else by search")
+    common(s)
+    s.add_argument("--table", metavar="PATH", default=None,
+                   help="table file (default results/sanjego/WxH-MEASURE.sjt)")
+    s.set_defaults(handler=cmd_query)
+    s = commands.add_parser("check-line", help="check that every move of a game keeps the value")
+    common(s, moves_help="moves played before the line starts")
+    s.add_argument("line", help='the game, e.g. "01. E3-D3 B3-C3 02. ..."')
+    s.add_argument("--from-ply", type=int, default=0,
+                   help="check only the moves after this many plies of the line (the start of a big "
+                        "board may be too expensive)")
+    s.set_defaults(handler=cmd_check_line)
+    s = commands.add_parser("record", help="solve a board from the start, verify, and write results/")
+    s.add_argument("board", type=_board, help="board size WxH")
+    s.add_argument("--measure", choices=MEASURES + ("both",), default="both")
+    s.add_argument("--table-depth", type=int, default=2,
+                   help="store exact values of all positions this many plies deep (default 2)")
+    s.add_argument("--table-mb", type=_table_mb, default=DEFAULT_TABLE_MB,
+                   help=f"transposition table size in MB (default {DEFAULT_TABLE_MB})")
+    s.add_argument("--out", default=None, help="results directory (default results/sanjego)")
+    s.set_defaults(handler=cmd_record)
     s = commands.add_parser("perft", help="count move sequences of a given depth")
     s.add_argument("board", type=_board, help="board size WxH")
     s.add_argument("depth", type=int, help="plies (a forced pass is a ply)")
@@ -286,3 +307,106 @@ def cmd_perft(args):
     else:
         count = Engine(args.board, table_mb=1).perft(position, args.depth)
     print(f"perft({args.depth}) = {count}  ({time.perf_counter() - t0:.2f} s)")
+
+
+def default_table_path(board, measure):
+    from .results import DEFAULT_DIR
+    for root in (os.path.join(os.getcwd(), "results", "sanjego"), DEFAULT_DIR):
+        path = os.path.join(root, f"{board}-{measure}.sjt")
+        if os.path.exists(path):
+            return path
+    return None
+
+
+def cmd_query(args):
+    from ..cli import UsageError
+    from ..table import TableError
+    from .book import open_table
+    engine, position, moves = _setup(args)
+    path = args.table or default_table_path(engine.board, args.measure)
+    value, source = None, "search"
+    t0 = time.perf_counter()
+    if path is None:
+        note = f"no table for {engine.board} {args.measure}"
+    else:
+        try:
+            with open_table(path) as table:
+                if (table.board, table.measure) != (engine.board, args.measure):
+                    raise UsageError(f"{path} is a table of {table.board} {table.measure}, "
+                                     f"not {engine.board} {args.measure}")
+                value = table.get(position)
+        except (TableError, OSError) as e:
+            raise UsageError(str(e)) from None
+        note = "found in table" if value is not None else "not in table"
+        if value is not None:
+            source = "table"
+    if value is None:
+        with Progress(engine, args.quiet):
+            value = engine.value(position)
+    seconds = time.perf_counter() - t0
+    if args.json:
+        out = _base_json(args, engine, moves, seconds)
+        out.update(value=json_value(value, args.measure), source=source, table=path, note=note)
+        print(json.dumps(out))
+        return
+    print(_header(args, engine, moves, position))
+    print(f"value: {format_value(value, args.measure)}")
+    print(f"source: {source} ({note}{': ' + path if path else ''})")
+    if source == "search":
+        print(_stats(engine, seconds))
+
+
+def cmd_check_line(args):
+    from .notation import tokenize
+    engine, start, before = _setup(args)
+    line_position, played = replay(engine.board, args.line, start=start)
+    if not 0 <= args.from_ply <= len(played):
+        from ..cli import UsageError
+        raise UsageError(f"--from-ply must be between 0 and {len(played)}")
+    position = start
+    for m in played[:args.from_ply]:
+        position = position.play(m)
+    t0 = time.perf_counter()
+    with Progress(engine, args.quiet):
+        value = engine.value(position)
+        bad = None
+        for i in range(args.from_ply, len(played)):
+            child = position.play(played[i])
+            v = engine.value(child)
+            if v != value:
+                bad = (i, played[i], v)
+                break
+            position = child
+    seconds = time.perf_counter() - t0
+    complete = bad is None and line_position.is_over()
+    if args.json:
+        out = _base_json(args, engine, before, seconds)
+        out.update(value=json_value(value, args.measure), plies=len(played), from_ply=args.from_ply,
+                   keeps_value=bad is None, game_over=line_position.is_over())
+        if bad:
+            out.update(first_bad_ply=bad[0] + 1, first_bad_move=format_move(engine.board, bad[1]),
+                       value_after=json_value(bad[2], args.measure))
+        print(json.dumps(out))
+    else:
+        print(_header(args, engine, before, start))
+        print(f"value after ply {args.from_ply}: {format_value(value, args.measure)}")
+        if bad:
+            i, m, v = bad
+            print(f"ply {i + 1} ({(len(before) + i) // 2 + 1:02d}. {format_move(engine.board, m)}) changes "
+                  f"the value from {format_value(value, args.measure)} to {format_value(v, args.measure)}")
+        else:
+            end = "to the end of the game" if line_position.is_over() else "(the line stops before the end)"
+            print(f"every move from ply {args.from_ply + 1} to {len(played)} keeps the value, {end}")
+        print(_stats(engine, seconds))
+    return 0 if bad is None else 1
+
+
+def cmd_record(args):
+    from .results import DEFAULT_DIR, record_board
+    measures = MEASURES if args.measure == "both" else (args.measure,)
+    log = (lambda *a: None) if not sys.stderr.isatty() else (lambda msg: print(msg, file=sys.stderr))
+    record = record_board(args.board, measures, args.table_depth, args.table_mb, args.out or DEFAULT_DIR, log)
+    for measure in measures:
+        r = record[measure]
+        print(f"{args.board} {measure}: {r['value']}  ({r['nodes']} nodes, {r['wall_seconds']} s; "
+              f"verified; {r['table_positions']} table positions)")

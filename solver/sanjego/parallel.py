@@ -113,7 +113,11 @@ class DaskPool:
             from distributed import Client
         except ImportError:
             raise RuntimeError("--scheduler needs Dask distributed: pip install '.[cluster]'") from None
-        self.client = Client(address, timeout="20s")
+        try:
+            self.client = Client(address, timeout="10s")
+        except (OSError, TimeoutError, ValueError) as e:
+            raise RuntimeError(f"cannot reach the Dask scheduler at {address}: "
+                               f"{str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
         self.workers = max(1, sum(w.get("nthreads", 1)
                                   for w in self.client.scheduler_info()["workers"].values()))
 

@@ -1,0 +1,157 @@
+"""Solved boards in results/sanjego/: values of both measures, an optimal game,
+a table of positions, and provenance. Everything here is computed, never typed in.
+
+Each value is solved twice: by the default engine, and again with other Zobrist
+keys and no symmetry reduction, so a hash collision would have to strike twice
+the same way to go unnoticed; a mismatch stops the recording.
+"""
+
+import json
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import time
+
+from .. import __version__
+from ..checkpoint import atomic_write
+from .book import write_positions
+from .engine import Engine
+from .notation import format_game
+from .position import OUTCOME_NAMES, Position
+
+VERIFY_SEED = 0x2F6E1D55
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DEFAULT_DIR = os.path.join(REPO, "results", "sanjego")
+
+
+def commit():
+    def git(*args):
+        return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True).stdout.strip()
+    try:
+        rev = git("rev-parse", "--short=12", "HEAD") or "unknown"
+        dirty = git("status", "--porcelain", "--untracked-files=no", "--", "csrc", "solver")
+    except OSError:
+        return "unknown"
+    return rev + ("-dirty" if dirty else "")
+
+
+def machine():
+    return {"machine": platform.machine(), "system": platform.system(), "cores": os.cpu_count(),
+            "python": platform.python_version(), "solver": __version__}
+
+
+def positions_to_depth(start, depth):
+    """Distinct positions (up to symmetry) within `depth` plies of start."""
+    seen, layer, out = {start.canonical_key()}, [start], [start]
+    for _ in range(depth):
+        nxt = []
+        for p in layer:
+            for m in p.legal_moves():
+                q = p.play(m)
+                k = q.canonical_key()
+                if k not in seen:
+                    seen.add(k)
+                    nxt.append(q)
+        out += nxt
+        layer = nxt
+    return out
+
+
+def record_measure(board, measure, table_depth, table_mb, out_dir, log=print):
+    start = Position.start(board)
+    engine = Engine(board, measure, table_mb=table_mb)
+    t0 = time.perf_counter()
+    value = engine.value(start)
+    wall, nodes = time.perf_counter() - t0, engine.nodes
+    log(f"{board} {measure}: {value} ({nodes} nodes, {wall:.1f} s); verifying")
+    check = Engine(board, measure, table_mb=table_mb, seed=VERIFY_SEED, symmetry=False)
+    t1 = time.perf_counter()
+    verified = check.value(start)
+    verify = {"seed": VERIFY_SEED, "symmetry": False, "nodes": check.nodes,
+              "wall_seconds": round(time.perf_counter() - t1, 3)}
+    if verified != value:
+        raise RuntimeError(f"{board} {measure}: second run gives {verified}, first {value}")
+    del check
+    line, final = engine.line(start)
+    table = [(p, v, v) for p in positions_to_depth(start, table_depth) for v in [engine.value(p)]]
+    p = start
+    for m in line:
+        p = p.play(m)
+        table.append((p, value, value))
+    name = f"{board}-{measure}.sjt"
+    count = write_positions(os.path.join(out_dir, name), board, measure, table,
+                            provenance={"commit": commit(), "date": time.strftime("%Y-%m-%d")})
+    log(f"{board} {measure}: line and {count} table positions written")
+    return {
+        "value": value if measure == "margin" else OUTCOME_NAMES[value],
+        "game": format_game(board, line),
+        "final": f"{final.towers(0)[0] if final.towers(0) else 0}-"
+                 f"{final.towers(1)[0] if final.towers(1) else 0}",
+        "table": name, "table_positions": count, "table_depth": table_depth,
+        "nodes": nodes, "wall_seconds": round(wall, 3),
+        "verify": verify,
+    }
+
+
+def record_board(board, measures, table_depth, table_mb, out_dir=DEFAULT_DIR, log=print):
+    """Solves, verifies and writes results/sanjego/WxH.json (+ tables); returns the record."""
+    os.makedirs(out_dir, exist_ok=True)
+    t0 = time.perf_counter()
+    record = {"game": "sanjego", "board": str(board)}
+    for measure in measures:
+        record[measure] = record_measure(board, measure, table_depth, table_mb, out_dir, log)
+    record["provenance"] = {
+        "command": "python -m solver " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "record_board()",
+        "commit": commit(), "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+        "wall_seconds": round(time.perf_counter() - t0, 3), "table_mb": table_mb, **machine(),
+    }
+    path = os.path.join(out_dir, f"{board}.json")
+    old = read_record(path)
+    for measure in ("margin", "outcome"):
+        if measure not in record and old and measure in old:
+            record[measure] = old[measure]
+    atomic_write(path, (json.dumps(record, indent=2) + "\n").encode())
+    write_readme(out_dir)
+    return record
+
+
+def read_record(path):
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def all_records(out_dir=DEFAULT_DIR):
+    records = []
+    for name in os.listdir(out_dir) if os.path.isdir(out_dir) else []:
+        if name.endswith(".json"):
+            records.append(read_record(os.path.join(out_dir, name)))
+    return sorted(records, key=lambda r: (len(r["board"]), r["board"]))
+
+
+def write_readme(out_dir=DEFAULT_DIR):
+    """results/README.md: one row per solved board, generated from the JSON records."""
+    rows = ["# Results", "",
+            "Generated by `python -m solver sanjego record` from the files in `sanjego/`; do not edit.",
+            "Values are the first player's, with both sides playing perfectly; margin = first",
+            "player's tallest tower minus the second's. Each value was solved twice (default",
+            "engine, then other Zobrist keys without symmetry reduction) and both agreed.", "",
+            "## San Jego", "",
+            "| board | margin | outcome | optimal game (margin) | final | nodes | wall s | cores | commit | date |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for r in all_records(out_dir):
+        m, o, prov = r.get("margin", {}), r.get("outcome", {}), r["provenance"]
+        value = m.get("value")
+        game = " ".join(m.get("game", "").split("\n"))
+        rows.append(f"| {r['board']} | {'' if value is None else f'{value:+d}'} | {o.get('value', '')} "
+                    f"| {game} | {m.get('final', '')} | {m.get('nodes', '')} "
+                    f"| {m.get('wall_seconds', '')} | {prov['cores']} | {prov['commit']} "
+                    f"| {prov['date'][:10]} |")
+    rows += ["", "Each `sanjego/WxH.json` holds both measures, the game, the command that made it and",
+             "the machine; `sanjego/WxH-MEASURE.sjt` is a table of exact values for every position",
+             "within `table_depth` plies of the start and along the game, read by",
+             "`python -m solver sanjego query`."]
+    atomic_write(os.path.join(os.path.dirname(out_dir), "README.md"), ("\n".join(rows) + "\n").encode())

@@ -1,0 +1,99 @@
+"""Tables of solved positions, query, check-line and recording results."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from solver.sanjego import Board, Position, open_table, replay
+from solver.sanjego.engine import Engine
+from solver.sanjego.results import record_board
+from solver.table import TableError
+
+
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "solver", "sanjego", *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    out = tmp_path_factory.mktemp("results") / "sanjego"
+    record = record_board(Board(4, 3), ("margin", "outcome"), 2, 16, str(out), log=lambda *a: None)
+    return out, record
+
+
+def test_record_holds_values_games_and_provenance(recorded):
+    out, record = recorded
+    assert record["margin"]["value"] == 2 and record["outcome"]["value"] == "first-big"
+    for key in ("command", "commit", "date", "cores", "wall_seconds"):
+        assert key in record["provenance"]
+    final, _ = replay(Board(4, 3), record["margin"]["game"])
+    assert final.is_over() and final.margin() == 2
+    assert json.loads((out / "4x3.json").read_text()) == record
+    assert "| 4x3 | +2 | first-big |" in (out.parent / "README.md").read_text()
+
+
+def test_table_probe_get_and_bounds(recorded):
+    out, _ = recorded
+    engine = Engine(Board(4, 3), table_mb=4)
+    with open_table(out / "4x3-margin.sjt") as table:
+        assert table.probe("") == 2
+        for moves in ("B2-C2", "b2-c2 B1-C1", "C1-B1 D1-D2"):
+            assert table.probe(moves) == engine.value(replay(Board(4, 3), moves)[0])
+        # Symmetric images share an entry: A3-A2 mirrors A1-A2.
+        assert table.probe("A3-A2") == table.probe("A1-A2")
+        with pytest.raises(KeyError):
+            table.probe("B2-C2 B1-C1 C2-C3 A2-A3")
+        assert table.get("B2-C2 B1-C1 C2-C3 A2-A3", default="absent") == "absent"
+        assert table.get(Position.start(Board(4, 3))) == 2
+
+
+def test_query_answers_from_table_or_search(recorded):
+    out, _ = recorded
+    path = str(out / "4x3-margin.sjt")
+    hit = json.loads(cli("query", "4x3", "--moves", "B2-C2", "--table", path, "--json").stdout)
+    assert hit["source"] == "table" and hit["value"] == 2
+    miss = json.loads(cli("query", "4x3", "--moves", "B2-C2 B1-C1 C2-C3 A2-A3", "--table", path,
+                          "--json").stdout)
+    assert miss["source"] == "search" and miss["note"] == "not in table"
+    r = cli("query", "4x3", "--measure", "outcome", "--table", path)
+    assert r.returncode == 2 and "not 4x3 outcome" in r.stderr
+
+
+def test_damaged_table_is_refused(recorded, tmp_path):
+    out, _ = recorded
+    data = bytearray((out / "4x3-margin.sjt").read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    bad = tmp_path / "bad.sjt"
+    bad.write_bytes(bytes(data))
+    with pytest.raises(TableError):
+        with open_table(bad) as table:
+            for moves in ("", "B2-C2", "A1-A2", "C1-B1"):
+                table.get(moves)
+    r = cli("query", "4x3", "--table", str(bad), "--moves", "B2-C2")
+    assert r.returncode in (0, 2)
+    if r.returncode == 2:
+        assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_check_line_accepts_optimal_and_reports_first_bad_move():
+    ok = cli("check-line", "4x3", "01. B2-C2 B1-C1 02. D2-D3 A2-A3 03. C2-C3 C1-D1 04. C3-D3 A3-B3",
+             "--json")
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["keeps_value"] is True
+    bad = cli("check-line", "4x3", "01. A1-A2 B1-C1", "--json")
+    out = json.loads(bad.stdout)
+    assert bad.returncode == 1 and out["keeps_value"] is False
+    assert out["first_bad_ply"] == 1 and out["first_bad_move"] == "A1-A2"
+
+
+GAME_6X5 = ("01. E3-D3 B3-C3 02. B2-C2 D1-D2 03. B4-C4 C3-D3 04. E1-E2 D2-E2 05. C5-D5 E4-E5 "
+            "06. F2-E2 E5-D5 07. D4-D5 B1-C1 08. A5-B5 C1-C2 09. A3-A2 F5-F4 10. A2-A1 F4-F3")
+
+
+def test_check_line_on_the_published_6x5_game_tail():
+    r = cli("check-line", "6x5", GAME_6X5, "--from-ply", "8", "--json", "--table-mb", "256")
+    out = json.loads(r.stdout)
+    assert r.returncode == 0 and out["keeps_value"] and out["value"] == 1 and out["game_over"]
