@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* posix_memalign, madvise(MADV_HUGEPAGE) */
 #include "sanjego.h"
 
 #include <stdlib.h>
@@ -60,6 +61,7 @@ SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed,
     S->w = w; S->h = h; S->n = w * h; S->measure = measure;
     S->use_symmetry = use_symmetry;
     S->reduce_groups = measure == SJ_MARGIN;
+    S->table_min_towers = 5; /* measured: fewer table misses outweigh the extra nodes */
     S->board_mask = S->n == 64 ? ~(uint64_t)0 : BIT(S->n) - 1;
     uint64_t col0 = 0, collast = 0;
     for (int r = 0; r < h; r++) { col0 |= BIT(r * w); collast |= BIT(r * w + w - 1); }
@@ -164,6 +166,22 @@ static inline uint64_t group_of(const SJSolver *S, uint64_t occ, uint64_t seed)
     return group;
 }
 
+/* Only the difference of the two tempo counts matters: while both players
+ * have one, a tempo move can be answered by a tempo move, which restores the
+ * position (a mirror strategy proves both values equal; with group reduction
+ * no one is ever forced to spend one). And a surplus beyond the number of
+ * active towers can never be used: each spare move must be answered by a real
+ * move of the opponent, which removes a tower. */
+static inline void normalize_tempo(SJPos *p)
+{
+    int m = p->tempo[0] < p->tempo[1] ? p->tempo[0] : p->tempo[1];
+    int cap = __builtin_popcountll(p->occ);
+    for (int o = 0; o < 2; o++) {
+        int t = p->tempo[o] - m;
+        p->tempo[o] = (uint8_t)(t < cap ? t : cap);
+    }
+}
+
 /* Banks the groups through the candidate towers that can no longer interact
  * with the rest: isolated towers, and with group reduction one-player groups. */
 static void bank_groups(const SJSolver *S, SJPos *p, uint64_t candidates)
@@ -188,6 +206,7 @@ static void bank_groups(const SJSolver *S, SJPos *p, uint64_t candidates)
         }
         bank(S, p, o, total);
     }
+    normalize_tempo(p);
 }
 
 void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t *owners, int side)
@@ -396,31 +415,41 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
         q.side ^= 1;
         return search(S, &q, alpha, beta);
     }
+    uint64_t key1 = 0, key2 = 0;
+    int s = 0;
+    SJEntry *bucket = NULL;
+    uint32_t lock2 = 0;
+    int hint_from = -1, hint_to = -1;
+    int use_table = __builtin_popcountll(p->occ) >= S->table_min_towers;
+    if (use_table) {
+        /* Fetch the bucket while the bounds are computed. */
+        s = canonical(S, p, &key1, &key2);
+        bucket = bucket_of(S, key2);
+        lock2 = (uint32_t)(key2 >> 32);
+        __builtin_prefetch(bucket);
+    }
     int lo, hi;
     sj_bounds(S, p, &lo, &hi);
     if (lo >= beta) return lo;
     if (hi <= alpha) return hi;
     if (lo == hi) return lo;
 
-    uint64_t key1, key2;
-    int s = canonical(S, p, &key1, &key2);
-    SJEntry *bucket = bucket_of(S, key2);
-    uint32_t lock2 = (uint32_t)(key2 >> 32);
-    int hint_from = -1, hint_to = -1;
-    const SJEntry *e = find(bucket, key1, lock2);
-    if (e) {
-        S->tt_hits++;
-        if (e->lo > lo) lo = e->lo;
-        if (e->hi < hi) hi = e->hi;
-        if (lo >= beta) return lo;
-        if (hi <= alpha) return hi;
-        if (lo == hi) return lo;
-        if (e->from == SJ_TEMPO) {
-            hint_from = SJ_TEMPO;
-            hint_to = 0;
-        } else if (e->from != e->to) {
-            hint_from = S->syminv[s][e->from];
-            hint_to = S->syminv[s][e->to];
+    if (use_table) {
+        const SJEntry *e = find(bucket, key1, lock2);
+        if (e) {
+            S->tt_hits++;
+            if (e->lo > lo) lo = e->lo;
+            if (e->hi < hi) hi = e->hi;
+            if (lo >= beta) return lo;
+            if (hi <= alpha) return hi;
+            if (lo == hi) return lo;
+            if (e->from == SJ_TEMPO) {
+                hint_from = SJ_TEMPO;
+                hint_to = 0;
+            } else if (e->from != e->to) {
+                hint_from = S->syminv[s][e->from];
+                hint_to = S->syminv[s][e->to];
+            }
         }
     }
     if (alpha < lo) alpha = lo;
@@ -478,6 +507,7 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
         else if (v < beta) beta = v;
         if (alpha >= beta) break;
     }
+    if (!use_table) return best;
     if (best < beta0 && best < hi) hi = best;
     if (best > alpha0 && best > lo) lo = best;
     int work = ilog2(S->nodes - nodes0 + 1) / 2;

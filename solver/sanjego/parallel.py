@@ -176,6 +176,22 @@ class ParallelProof:
         self.cpu_seconds += record["seconds"]
         self.subproofs += 1
 
+    def export(self, path):
+        """Writes every frontier position (leaves and the tree above them) with its
+        proven bounds as a table; the root and all decided nodes are exact."""
+        from .book import write_positions
+        memo = self.intervals()
+        nodes, stack = {}, [self.root]
+        while stack:
+            node = stack.pop()
+            if node.key in nodes:
+                continue
+            nodes[node.key] = node
+            stack.extend(node.children or ())
+        entries = [(n.position, *memo[n.key]) for n in nodes.values() if n.key in memo]
+        return write_positions(path, self.board, self.measure, entries,
+                               provenance={"subproofs": self.subproofs, "nodes": self.nodes})
+
     def intervals(self):
         """[lo, hi] of every node, by minimax over the frontier bounds."""
         memo = {}
@@ -268,6 +284,7 @@ class ParallelProof:
         self.seconds = time.perf_counter() - t0
         value = self.intervals()[self.root.key][0]
         if self.run is not None:
+            self.export(os.path.join(self.run.path, "frontier.sjt"))
             self.run.write_result({"board": str(self.board), "measure": self.measure,
                                    "moves": format_moves(self.board, self.moves), "value": value,
                                    "nodes": self.nodes, "subproofs": self.subproofs,
