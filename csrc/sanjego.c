@@ -466,8 +466,8 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
         while (targets) {
             int t = pop_lsb(&targets);
             int score = (owner_of(p, t) != side ? 256 : 0)
-                      + 16 * __builtin_popcountll(S->nb[t] & p->occ)
-                      + 8 * p->height[t] - p->height[f];
+                      + 8 * __builtin_popcountll(S->nb[t] & p->occ)
+                      + 8 * p->height[t] - 2 * p->height[f];
             if (f == hint_from && t == hint_to) score = 1 << 28;
             int j = n++;
             while (j > 0 && moves[j - 1].score < score) { moves[j] = moves[j - 1]; j--; }

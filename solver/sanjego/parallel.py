@@ -54,7 +54,7 @@ def move_order(position, move):
     f, t = move
     h = position.heights
     neighbours = sum(1 for c in position.board.neighbours[t] if h[c])
-    return (256 if position.owners[t] != position.side else 0) + 16 * neighbours + 8 * h[t] - h[f]
+    return (256 if position.owners[t] != position.side else 0) + 8 * neighbours + 8 * h[t] - 2 * h[f]
 
 
 class Node:
