@@ -28,9 +28,8 @@ def main():
     print(f"{'workers':>7} {'value':>6} {'sub-proofs':>10} {'nodes':>13} {'wall s':>8} {'speed-up':>8}")
     base = None
     for n in args.workers:
-        engine = Engine(board, table_mb=min(args.table_mb, 16))
-        engine.table_mb = args.table_mb
-        proof = ParallelProof(engine, Position.start(board), [], args.depth, workers=n)
+        engine = Engine(board, table_mb=1)
+        proof = ParallelProof(engine, Position.start(board), [], args.depth, workers=n, table_mb=args.table_mb)
         t0 = time.perf_counter()
         value = proof.solve()
         wall = time.perf_counter() - t0

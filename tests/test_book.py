@@ -97,3 +97,20 @@ def test_check_line_on_the_published_6x5_game_tail():
     r = cli("check-line", "6x5", GAME_6X5, "--from-ply", "8", "--json", "--table-mb", "256")
     out = json.loads(r.stdout)
     assert r.returncode == 0 and out["keeps_value"] and out["value"] == 1 and out["game_over"]
+
+
+def test_record_from_a_finished_parallel_run(tmp_path):
+    run, out = tmp_path / "run", tmp_path / "results" / "sanjego"
+    r = cli("solve", "4x4", "--run", str(run), "--workers", "2", "--table-mb", "16", "--quiet")
+    assert r.returncode == 0, r.stderr
+    r = cli("record", "4x4", "--from-run", str(run), "--out", str(out), "--table-mb", "16")
+    assert r.returncode == 0, r.stderr
+    assert "not yet verified" in r.stdout
+    record = json.loads((out / "4x4.json").read_text())["margin"]
+    assert record["value"] == 1 and record["verify"] is None
+    final, _ = replay(Board(4, 4), record["game"])
+    assert final.is_over() and final.margin() == 1
+    with open_table(out / "4x4-margin.sjt") as table:
+        assert table.probe("") == 1
+    r = cli("record", "4x4", "--from-run", str(tmp_path / "nothing"), "--out", str(out))
+    assert r.returncode == 2 and "no run" in r.stderr

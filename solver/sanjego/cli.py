@@ -116,6 +116,8 @@ def add_parser(games):
     s.add_argument("--table-mb", type=_table_mb, default=DEFAULT_TABLE_MB,
                    help=f"transposition table size in MB (default {DEFAULT_TABLE_MB})")
     s.add_argument("--out", default=None, help="results directory (default results/sanjego)")
+    s.add_argument("--from-run", metavar="DIR", default=None,
+                   help="take the value from a finished `solve --run DIR` proof instead of solving")
     s.set_defaults(handler=cmd_record)
     s = commands.add_parser("perft", help="count move sequences of a given depth")
     s.add_argument("board", type=_board, help="board size WxH")
@@ -149,8 +151,8 @@ class Progress:
             self.bar.close()
 
 
-def _setup(args):
-    engine = Engine(args.board, args.measure, table_mb=args.table_mb, seed=args.seed)
+def _setup(args, table_mb=None):
+    engine = Engine(args.board, args.measure, table_mb=table_mb or args.table_mb, seed=args.seed)
     position, moves = replay(engine.board, args.moves)
     return engine, position, moves
 
@@ -202,7 +204,8 @@ def solve_parallel(args, engine, position, moves):
     progress = FrontierProgress(args.quiet)
     try:
         proof = ParallelProof(engine, position, moves, args.depth, run_dir=args.run, resume=args.resume,
-                              workers=args.workers, scheduler=args.scheduler, progress=progress)
+                              workers=args.workers, scheduler=args.scheduler, progress=progress,
+                              table_mb=args.table_mb)
         value = proof.solve()
     except (CheckpointError, RuntimeError) as e:
         raise UsageError(str(e)) from None
@@ -212,10 +215,12 @@ def solve_parallel(args, engine, position, moves):
 
 
 def cmd_solve(args):
-    engine, position, moves = _setup(args)
+    parallel = bool(args.workers or args.run or args.scheduler or args.resume)
+    # In a parallel proof the workers hold the tables; this process only needs bounds.
+    engine, position, moves = _setup(args, table_mb=1 if parallel else None)
     t0 = time.perf_counter()
     proof = None
-    if args.workers or args.run or args.scheduler or args.resume:
+    if parallel:
         value, proof = solve_parallel(args, engine, position, moves)
         engine.core.nodes = proof.nodes
     else:
@@ -405,8 +410,17 @@ def cmd_record(args):
     from .results import DEFAULT_DIR, record_board
     measures = MEASURES if args.measure == "both" else (args.measure,)
     log = (lambda *a: None) if not sys.stderr.isatty() else (lambda msg: print(msg, file=sys.stderr))
-    record = record_board(args.board, measures, args.table_depth, args.table_mb, args.out or DEFAULT_DIR, log)
+    from ..checkpoint import CheckpointError
+    from ..cli import UsageError
+    try:
+        record = record_board(args.board, measures, args.table_depth, args.table_mb, args.out or DEFAULT_DIR,
+                              log, from_run=args.from_run)
+    except (CheckpointError, RuntimeError) as e:
+        raise UsageError(str(e)) from None
+    if args.from_run:
+        measures = [m for m in MEASURES if m in record and "run" in record[m]]
     for measure in measures:
         r = record[measure]
-        print(f"{args.board} {measure}: {r['value']}  ({r['nodes']} nodes, {r['wall_seconds']} s; "
-              f"verified; {r['table_positions']} table positions)")
+        check = "verified by a second run" if r["verify"] else "not yet verified by a second run"
+        print(f"{args.board} {measure}: {r['value']}  ({r['nodes']} nodes; {check}; "
+              f"{r['table_positions']} table positions)")

@@ -136,7 +136,9 @@ class ParallelProof:
     """One run: frontier, bounds, journal, workers."""
 
     def __init__(self, engine, position, moves, depth, run_dir=None, resume=False, workers=None,
-                 scheduler=None, progress=None):
+                 scheduler=None, progress=None, table_mb=None):
+        """table_mb: transposition tables of all local workers together (default: the
+        engine's); each Dask worker process gets a table of this size."""
         self.engine = engine
         self.board = engine.board
         self.measure = engine.measure
@@ -154,17 +156,21 @@ class ParallelProof:
         self.run = RunDir(run_dir) if run_dir else None
         self.nodes = self.cpu_seconds = 0
         self.subproofs = 0
+        self.wall_before = 0.0  # wall time of earlier sessions of this run
         manifest = {"game": "sanjego", "board": str(self.board), "measure": self.measure,
                     "moves": format_moves(self.board, moves), "depth": depth}
         if self.run is not None:
             if resume:
                 self.run.open(manifest)
                 for record in self.run.journal.read():
-                    self._apply(record)
+                    if "session_wall" in record:
+                        self.wall_before += record["session_wall"]
+                    else:
+                        self._apply(record)
             else:
                 self.run.create(dict(manifest, code_version=__version__,
                                      created=time.strftime("%Y-%m-%dT%H:%M:%S%z")))
-        table_bytes = int(engine.table_mb * (1 << 20) / (1 if scheduler else self.workers))
+        table_bytes = int((table_mb or engine.table_mb) * (1 << 20) / (1 if scheduler else self.workers))
         self.config = (self.board.width, self.board.height, self.measure, table_bytes, engine.seed)
 
     def _apply(self, record):
@@ -281,12 +287,15 @@ class ParallelProof:
                     self._apply(record)
         finally:
             pool.close()
-        self.seconds = time.perf_counter() - t0
+            self.seconds = time.perf_counter() - t0
+            if self.run is not None:
+                self.run.journal.append({"session_wall": round(self.seconds, 3)})
         value = self.intervals()[self.root.key][0]
         if self.run is not None:
             self.export(os.path.join(self.run.path, "frontier.sjt"))
             self.run.write_result({"board": str(self.board), "measure": self.measure,
                                    "moves": format_moves(self.board, self.moves), "value": value,
                                    "nodes": self.nodes, "subproofs": self.subproofs,
-                                   "cpu_seconds": round(self.cpu_seconds, 3)})
+                                   "cpu_seconds": round(self.cpu_seconds, 3),
+                                   "wall_seconds": round(self.wall_before + self.seconds, 3)})
         return value

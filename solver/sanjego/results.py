@@ -95,12 +95,96 @@ def record_measure(board, measure, table_depth, table_mb, out_dir, log=print):
     }
 
 
-def record_board(board, measures, table_depth, table_mb, out_dir=DEFAULT_DIR, log=print):
-    """Solves, verifies and writes results/sanjego/WxH.json (+ tables); returns the record."""
+def principal_line(proof):
+    """Moves from the root of a finished parallel proof along children whose proven
+    bounds pin them to the root value, down to the frontier; returns (moves, position)."""
+    memo = proof.intervals()
+    value = memo[proof.root.key][0]
+    node, moves = proof.root, []
+    while node.children:
+        position = node.position
+        for move in position.legal_moves():
+            child = position.play(move)
+            key = child.canonical_key()
+            if memo.get(key) == (value, value):
+                moves.append(move)
+                node = next(c for c in node.children if c.key == key)
+                break
+        else:
+            break
+    # The node may be reached through a symmetric image: replay the moves from the root.
+    position = proof.root.position
+    for m in moves:
+        position = position.play(m)
+    return moves, position
+
+
+def record_from_run(board, run_dir, table_mb, out_dir, log=print):
+    """Record of a board solved by a finished `solve --run DIR` proof."""
+    from ..checkpoint import RunDir
+    from .parallel import ParallelProof
+    run = RunDir(run_dir)
+    manifest = run.open({"game": "sanjego", "board": str(board), "moves": ""})
+    result = run.read_result()
+    if result is None:
+        raise RuntimeError(f"{run_dir}: the run has not finished; resume it first")
+    measure = manifest["measure"]
+    engine = Engine(board, measure, table_mb=table_mb)
+    proof = ParallelProof(engine, Position.start(board), [], manifest["depth"], run_dir=run_dir, resume=True)
+    value = result["value"]
+    if proof.intervals()[proof.root.key] != (value, value):
+        raise RuntimeError(f"{run_dir}: journal and result.json disagree")
+    head, position = principal_line(proof)
+    log(f"{board} {measure}: {value} from {run_dir}; completing the line after {len(head)} plies")
+    t0 = time.perf_counter()
+    if engine.value(position) != value:
+        raise RuntimeError(f"{board}: the line's frontier position does not keep the value")
+    tail, final = engine.line(position)
+    line = head + tail
+    table = [(p, v, v) for p in positions_to_depth(position, 0) for v in [value]]
+    p = Position.start(board)
+    for m in line:
+        p = p.play(m)
+        table.append((p, value, value))
+    memo = proof.intervals()
+    nodes, stack = {}, [proof.root]
+    while stack:
+        n = stack.pop()
+        if n.key not in nodes:
+            nodes[n.key] = n
+            stack.extend(n.children or ())
+    table += [(n.position, *memo[n.key]) for n in nodes.values()]
+    name = f"{board}-{measure}.sjt"
+    count = write_positions(os.path.join(out_dir, name), board, measure, table,
+                            provenance={"commit": commit(), "date": time.strftime("%Y-%m-%d"), "run": run_dir})
+    return measure, {
+        "value": value if measure == "margin" else OUTCOME_NAMES[value],
+        "game": format_game(board, line),
+        "final": f"{final.towers(0)[0] if final.towers(0) else 0}-"
+                 f"{final.towers(1)[0] if final.towers(1) else 0}",
+        "table": name, "table_positions": count, "table_depth": manifest["depth"],
+        "nodes": result["nodes"] + engine.nodes, "cpu_seconds": result["cpu_seconds"],
+        "wall_seconds": result.get("wall_seconds"),
+        "line_seconds": round(time.perf_counter() - t0, 3),
+        "run": {"dir": os.path.relpath(run_dir, REPO), "subproofs": result["subproofs"],
+                "depth": manifest["depth"], "created": manifest.get("created"),
+                "code_version": manifest.get("code_version")},
+        "verify": None,
+    }
+
+
+def record_board(board, measures, table_depth, table_mb, out_dir=DEFAULT_DIR, log=print, from_run=None):
+    """Solves, verifies and writes results/sanjego/WxH.json (+ tables); returns the record.
+
+    With from_run, the value comes from a finished parallel proof instead (not yet
+    re-verified by a second run: its "verify" is null)."""
     os.makedirs(out_dir, exist_ok=True)
     t0 = time.perf_counter()
     record = {"game": "sanjego", "board": str(board)}
-    for measure in measures:
+    if from_run:
+        measure, record[measure] = record_from_run(board, from_run, table_mb, out_dir, log)
+        measures = (measure,)
+    for measure in measures if not from_run else ():
         record[measure] = record_measure(board, measure, table_depth, table_mb, out_dir, log)
     record["provenance"] = {
         "command": "python -m solver " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "record_board()",
