@@ -7,8 +7,10 @@ flight. A torn last line (a kill mid-write) is dropped on reading; a bad line
 anywhere else means the file was damaged and is refused.
 """
 
+import contextlib
 import json
 import os
+import secrets
 import zlib
 
 FORMAT_VERSION = 1
@@ -19,27 +21,40 @@ class CheckpointError(Exception):
 
 
 def _fsync_dir(path):
-    fd = os.open(path or ".", os.O_RDONLY)
+    try:
+        fd = os.open(path or ".", os.O_RDONLY)
+    except OSError:  # some systems cannot open a directory
+        return
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
 
 
-def atomic_write(path, data):
-    """Write bytes to path so that it holds either the old or the new content."""
+@contextlib.contextmanager
+def atomic_file(path):
+    """A binary file that replaces `path` only when the block ends without error:
+    written to a temporary file beside it, fsynced, renamed, directory fsynced."""
     path = os.fspath(path)
-    tmp = f"{path}.tmp{os.getpid()}"
+    directory = os.path.dirname(os.path.abspath(path))
+    tmp = os.path.join(directory, f".{os.path.basename(path)}.{secrets.token_hex(6)}.tmp")
     try:
-        with open(tmp, "wb") as f:
-            f.write(data)
+        with open(tmp, "xb") as f:
+            yield f
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
+    except BaseException:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-    _fsync_dir(os.path.dirname(path))
+        raise
+    _fsync_dir(directory)
+
+
+def atomic_write(path, data):
+    """Write bytes to path so that it holds either the old or the new content."""
+    with atomic_file(path) as f:
+        f.write(data)
 
 
 def _seal(obj):

@@ -30,18 +30,18 @@ Usage::
 import array
 import bisect
 import collections
-import contextlib
 import itertools
 import json
 import operator
 import os
-import secrets
 import struct
 import sys
 import threading
 import zlib
 
 import lz4.frame
+
+from .checkpoint import atomic_file
 
 TABLE_FORMAT_VERSION = 1
 MAGIC = b"SOLVTBL\x00"
@@ -89,17 +89,6 @@ def _merge(entries):
     return merged
 
 
-def _fsync_dir(directory):
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:  # e.g. Windows cannot open a directory
-        return
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def _u16_array(values=()):
     arr = array.array("H", values)
     if sys.byteorder == "big":
@@ -135,34 +124,20 @@ def write_table(path, entries, header, block_entries=4096):
                 blocks=-(-len(keys) // block_entries))
     header_bytes = json.dumps(meta, sort_keys=True, separators=(",", ":")).encode()
 
-    path = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(path))
-    tmp = os.path.join(directory, f".{os.path.basename(path)}.{secrets.token_hex(6)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(_PREAMBLE.pack(MAGIC, TABLE_FORMAT_VERSION, len(header_bytes),
-                                   zlib.crc32(header_bytes)))
-            f.write(header_bytes)
-            offset = _PREAMBLE.size + len(header_bytes)
-            index = bytearray()
-            for start in range(0, len(keys), block_entries):
-                chunk = keys[start:start + block_entries]
-                data = _compress(_encode_block(chunk, merged))
-                f.write(data)
-                index += _KEY_LEN.pack(len(chunk[0])) + chunk[0]
-                index += _INDEX_ENTRY.pack(offset, len(data), len(chunk), zlib.crc32(data))
-                offset += len(data)
-            f.write(index)
-            f.write(_FOOTER.pack(offset, len(index), zlib.crc32(index), MAGIC))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(directory)
+    with atomic_file(path) as f:
+        f.write(_PREAMBLE.pack(MAGIC, TABLE_FORMAT_VERSION, len(header_bytes), zlib.crc32(header_bytes)))
+        f.write(header_bytes)
+        offset = _PREAMBLE.size + len(header_bytes)
+        index = bytearray()
+        for start in range(0, len(keys), block_entries):
+            chunk = keys[start:start + block_entries]
+            data = _compress(_encode_block(chunk, merged))
+            f.write(data)
+            index += _KEY_LEN.pack(len(chunk[0])) + chunk[0]
+            index += _INDEX_ENTRY.pack(offset, len(data), len(chunk), zlib.crc32(data))
+            offset += len(data)
+        f.write(index)
+        f.write(_FOOTER.pack(offset, len(index), zlib.crc32(index), MAGIC))
     return len(keys)
 
 

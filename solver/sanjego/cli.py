@@ -362,7 +362,6 @@ def cmd_query(args):
 
 
 def cmd_check_line(args):
-    from .notation import tokenize
     engine, start, before = _setup(args)
     line_position, played = replay(engine.board, args.line, start=start)
     if not 0 <= args.from_ply <= len(played):
@@ -383,7 +382,6 @@ def cmd_check_line(args):
                 break
             position = child
     seconds = time.perf_counter() - t0
-    complete = bad is None and line_position.is_over()
     if args.json:
         out = _base_json(args, engine, before, seconds)
         out.update(value=json_value(value, args.measure), plies=len(played), from_ply=args.from_ply,
