@@ -526,8 +526,15 @@ int sj_search(SJSolver *S, const SJPos *p, int alpha, int beta)
 
 int sj_solve(SJSolver *S, const SJPos *p)
 {
+    return sj_solve_between(S, p, -SJ_INF, SJ_INF);
+}
+
+int sj_solve_between(SJSolver *S, const SJPos *p, int lo_known, int hi_known)
+{
     int lo, hi;
     sj_bounds(S, p, &lo, &hi);
+    if (lo < lo_known) lo = lo_known;
+    if (hi > hi_known) hi = hi_known;
     S->stop = 0;
     /* Null-window probes: gallop outward from 0 (small margins are the common
      * case) until the value is bracketed from both sides, then bisect. */

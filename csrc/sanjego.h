@@ -109,5 +109,7 @@ int sj_search(SJSolver *S, const SJPos *p, int alpha, int beta);
 
 /* Exact value by null-window bisection on the score. */
 int sj_solve(SJSolver *S, const SJPos *p);
+/* The same, given that the value is known to lie in [lo, hi]. */
+int sj_solve_between(SJSolver *S, const SJPos *p, int lo, int hi);
 
 #endif

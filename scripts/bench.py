@@ -55,7 +55,7 @@ def main():
             if time.perf_counter() - t0 > args.limit:
                 raise TimeLimit
 
-        engine.core.progress = check
+        engine.set_progress(check)
         try:
             value = f"{engine.value(Position.start(board)):+d}"
         except TimeLimit:

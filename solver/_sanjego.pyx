@@ -26,6 +26,7 @@ cdef extern from "sanjego.h":
     void sj_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi)
     int sj_search(SJSolver *S, const SJPos *p, int alpha, int beta) nogil
     int sj_solve(SJSolver *S, const SJPos *p) nogil
+    int sj_solve_between(SJSolver *S, const SJPos *p, int lo, int hi) nogil
 
 MEASURES = {"margin": SJ_MARGIN, "outcome": SJ_OUTCOME}
 
@@ -74,13 +75,13 @@ cdef class Core:
             e, self._pending = self._pending, None
             raise e
 
-    def solve(self, heights, owners, int side):
-        """Exact value of the position (first player's view)."""
+    def solve(self, heights, owners, int side, int lo=-127, int hi=127):
+        """Exact value of the position (first player's view), known to lie in [lo, hi]."""
         cdef SJPos p
         cdef int v
         self._load(&p, heights, owners, side)
         with nogil:
-            v = sj_solve(self.S, &p)
+            v = sj_solve_between(self.S, &p, lo, hi)
         self._raise_pending()
         return v
 

@@ -74,6 +74,18 @@ def test_line_and_analysis_keep_the_value():
     assert all(v == reference.solve(start.play(m)) for m, v in analysis[:3])
 
 
+@pytest.mark.parametrize("size,min_plies", [("4x3", 3), ("3x4", 3), ("4x2", 0), ("5x2", 0)])
+def test_outcome_through_margin_matches_plain_outcome_search(size, min_plies):
+    board = Board.parse(size)
+    rng = random.Random(size)
+    shortcut = Engine(board, "outcome", table_mb=2)
+    plain = Engine(board, "outcome", table_mb=2)
+    plain.margin_core = None
+    for _ in range(20):
+        p = random_position(board, rng, rng.randrange(min_plies, board.cells))
+        assert shortcut.value(p) == plain.value(p) == reference.solve(p, "outcome")
+
+
 def test_interrupted_search_leaves_table_sound():
     board = Board(5, 4)
     engine = Engine(board, table_mb=64)
@@ -83,9 +95,9 @@ def test_interrupted_search_leaves_table_sound():
         calls.append(nodes)
         raise KeyboardInterrupt
 
-    engine.core.progress = stop
+    engine.set_progress(stop)
     with pytest.raises(KeyboardInterrupt):
         engine.value(Position.start(board))
     assert calls
-    engine.core.progress = None
+    engine.set_progress(None)
     assert engine.value(Position.start(board)) == 2

@@ -137,7 +137,7 @@ class Progress:
             self.bar = tqdm(unit="node", unit_scale=True, file=sys.stderr, leave=False,
                             desc=f"San Jego {engine.board}")
             self.last = engine.nodes
-            engine.core.progress = self.update
+            engine.set_progress(self.update)
 
     def update(self, nodes):
         self.bar.update(nodes - self.last)

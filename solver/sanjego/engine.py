@@ -29,8 +29,16 @@ class Engine:
         self.table_mb = table_mb
         self.seed = seed
         kwargs = {} if seed is None else {"seed": seed}
-        self.core = Core(board.width, board.height, measure, int(table_mb * (1 << 20)),
-                         symmetry=symmetry, **kwargs)
+        table_bytes = int(table_mb * (1 << 20))
+        self.margin_core = None
+        if measure == "outcome":
+            # A big win is a forced margin >= 1 (or <= -1 for the second player), so the
+            # outcome needs its own search only where the margin is 0; there it lies in
+            # [-1, 1]. The margin search is far cheaper (group reduction applies).
+            table_bytes //= 2
+            self.margin_core = Core(board.width, board.height, "margin", table_bytes,
+                                    symmetry=symmetry, **kwargs)
+        self.core = Core(board.width, board.height, measure, table_bytes, symmetry=symmetry, **kwargs)
         self.seconds = 0.0
 
     def _check(self, position):
@@ -39,14 +47,27 @@ class Engine:
 
     @property
     def nodes(self):
-        return self.core.nodes
+        return self.core.nodes + (self.margin_core.nodes if self.margin_core else 0)
+
+    def set_progress(self, callback):
+        """callback(nodes) is called every 2^20 nodes of search; an exception it raises
+        (KeyboardInterrupt, say) stops the search and propagates; None removes it."""
+        for core in (self.core, self.margin_core):
+            if core is not None:
+                core.progress = None if callback is None else (lambda _n: callback(self.nodes))
 
     def value(self, position):
         """Exact value of the position (first player's view)."""
         self._check(position)
         t0 = time.perf_counter()
+        args = (position.heights, position.owners, position.side)
         try:
-            return self.core.solve(position.heights, position.owners, position.side)
+            if self.margin_core is None:
+                return self.core.solve(*args)
+            margin = self.margin_core.solve(*args)
+            if margin != 0:
+                return 2 if margin > 0 else -2
+            return self.core.solve(*args, -1, 1)
         finally:
             self.seconds += time.perf_counter() - t0
 
