@@ -106,3 +106,23 @@ def test_new_run_into_existing_dir_or_resume_of_nothing_is_refused(tmp_path):
     assert subprocess.run(solve_cmd(*base), capture_output=True).returncode == 0
     r = subprocess.run(solve_cmd(*base), capture_output=True, text=True)
     assert r.returncode == 2 and "--resume" in r.stderr
+
+
+def test_ctrl_c_stops_cleanly_and_resumes(tmp_path):
+    run = tmp_path / "run"
+    args = ["5x4", "--run", str(run), "--workers", "2", "--depth", "3", "--table-mb", "64"]
+    proc = subprocess.Popen(solve_cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    journal = run / "journal.log"
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None:
+        if journal.exists() and journal.read_text().count("\n") >= 20:
+            break
+        time.sleep(0.02)
+    assert proc.poll() is None, "the run finished before it could be interrupted"
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and err.strip() == "python -m solver: interrupted"
+    assert "session_wall" in Journal(journal).read()[-1]
+    r = subprocess.run(solve_cmd(*args, "--resume"), capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and json.loads(r.stdout)["value"] == 2

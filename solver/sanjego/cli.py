@@ -398,8 +398,8 @@ def cmd_check_line(args):
             print(f"ply {i + 1} ({(len(before) + i) // 2 + 1:02d}. {format_move(engine.board, m)}) changes "
                   f"the value from {format_value(value, args.measure)} to {format_value(v, args.measure)}")
         else:
-            end = "to the end of the game" if line_position.is_over() else "(the line stops before the end)"
-            print(f"every move from ply {args.from_ply + 1} to {len(played)} keeps the value, {end}")
+            end = "the game is over" if line_position.is_over() else "the line stops before the end of the game"
+            print(f"every move from ply {args.from_ply + 1} to {len(played)} keeps the value; {end}")
         print(_stats(engine, seconds))
     return 0 if bad is None else 1
 

@@ -15,6 +15,7 @@ sent: alpha-beta at the frontier.
 import concurrent.futures
 import multiprocessing
 import os
+import signal
 import time
 
 from .. import __version__
@@ -90,10 +91,15 @@ def build_frontier(root, depth, measure):
     return build(root, depth), leaves
 
 
+def _ignore_sigint():
+    # Ctrl-C is the coordinator's to handle: it terminates the workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class LocalPool:
     def __init__(self, workers):
         self.executor = concurrent.futures.ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("fork"))
+            workers, mp_context=multiprocessing.get_context("fork"), initializer=_ignore_sigint)
 
     def submit(self, *args):
         return self.executor.submit(prove, *args)
@@ -101,8 +107,11 @@ class LocalPool:
     def wait(self, futures):
         return concurrent.futures.wait(futures, return_when=concurrent.futures.FIRST_COMPLETED)[0]
 
-    def close(self):
-        self.executor.shutdown(wait=True, cancel_futures=True)
+    def close(self, abort=False):
+        if abort:  # sub-proofs in flight are lost; finished ones are in the journal
+            for process in list(getattr(self.executor, "_processes", {}).values()):
+                process.terminate()
+        self.executor.shutdown(wait=not abort, cancel_futures=True)
 
 
 class DaskPool:
@@ -128,7 +137,7 @@ class DaskPool:
         from distributed import wait
         return wait(list(futures), return_when="FIRST_COMPLETED").done
 
-    def close(self):
+    def close(self, abort=False):
         self.client.close()
 
 
@@ -285,8 +294,12 @@ class ParallelProof:
                     if self.run is not None:
                         self.run.journal.append(record)
                     self._apply(record)
-        finally:
+        except BaseException:
+            pool.close(abort=True)
+            raise
+        else:
             pool.close()
+        finally:
             self.seconds = time.perf_counter() - t0
             if self.run is not None:
                 self.run.journal.append({"session_wall": round(self.seconds, 3)})
