@@ -45,7 +45,7 @@ def main():
     print(f"# commit {commit()}, {time.strftime('%Y-%m-%d')}, {platform.machine()} "
           f"{os.cpu_count()} cores, table {args.table_mb:g} MB, measure {args.measure}, "
           f"limit {args.limit:g} s")
-    print(f"{'board':>6} {'value':>6} {'nodes':>14} {'seconds':>9} {'Mnodes/s':>9} {'peak MB':>8}")
+    print(f"{'board':>6} {'value':>6} {'nodes':>14} {'seconds':>9} {'Mnodes/s':>9} {'peak MB':>8}")  # peak of the process so far
     for spec in boards:
         board = Board.parse(spec)
         engine = Engine(board, args.measure, table_mb=args.table_mb)
@@ -64,6 +64,7 @@ def main():
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"{spec:>6} {value:>6} {engine.nodes:>14} {seconds:>9.2f} "
               f"{engine.nodes / seconds / 1e6:>9.2f} {peak:>8.0f}", flush=True)
+        engine.set_progress(None)  # breaks the engine <-> callback cycle, so the table is freed now
         del engine
 
 

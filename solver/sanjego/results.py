@@ -230,7 +230,8 @@ def write_readme(out_dir=DEFAULT_DIR):
         m, o, prov = r.get("margin", {}), r.get("outcome", {}), r["provenance"]
         value = m.get("value")
         game = " ".join(m.get("game", "").split("\n"))
-        rows.append(f"| {r['board']} | {'' if value is None else f'{value:+d}'} | {o.get('value', '')} "
+        margin = "" if value is None else f"{value:+d}" if value else "0"
+        rows.append(f"| {r['board']} | {margin} | {o.get('value', '')} "
                     f"| {game} | {m.get('final', '')} | {m.get('nodes', '')} "
                     f"| {m.get('wall_seconds', '')} | {prov['cores']} | {prov['commit']} "
                     f"| {prov['date'][:10]} |")
