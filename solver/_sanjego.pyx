@@ -21,7 +21,6 @@ cdef extern from "sanjego.h":
     void sj_free(SJSolver *S)
     void sj_clear_table(SJSolver *S)
     void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t *owners, int side)
-    int sj_moves(const SJSolver *S, const SJPos *p, uint8_t *frm, uint8_t *to)
     uint64_t sj_perft(SJSolver *S, const uint8_t *heights, const uint8_t *owners, int side, int depth) nogil
     void sj_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi)
     int sj_search(SJSolver *S, const SJPos *p, int alpha, int beta) nogil
@@ -105,15 +104,6 @@ cdef class Core:
         with nogil:
             n = sj_perft(self.S, hp, op, side, depth)
         return n
-
-    def moves(self, heights, owners, int side):
-        """Legal (from, to) moves of the side to move in the reduced position."""
-        cdef SJPos p
-        cdef uint8_t frm[256]
-        cdef uint8_t to[256]
-        self._load(&p, heights, owners, side)
-        n = sj_moves(self.S, &p, frm, to)
-        return [(frm[i], to[i]) for i in range(n)]
 
     def bounds(self, heights, owners, int side):
         cdef SJPos p

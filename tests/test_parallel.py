@@ -35,18 +35,24 @@ def test_parallel_from_a_position_and_outcome():
     assert ParallelProof(engine, p, [], 2, workers=2).solve() == engine.value(p)
 
 
-def test_kill_9_and_resume(tmp_path):
-    run = tmp_path / "run"
-    args = ["5x4", "--run", str(run), "--workers", "2", "--depth", "3", "--table-mb", "64"]
+def start_run_and_wait(run, args, lines=20):
+    """Starts a run in its own process group; returns once its journal has `lines` lines."""
     proc = subprocess.Popen(solve_cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+                            text=True, start_new_session=True)
     journal = run / "journal.log"
     deadline = time.time() + 120
     while time.time() < deadline and proc.poll() is None:
-        if journal.exists() and journal.read_text().count("\n") >= 20:
+        if journal.exists() and journal.read_text().count("\n") >= lines:
             break
         time.sleep(0.02)
-    assert proc.poll() is None, "the run finished before it could be killed"
+    assert proc.poll() is None, "the run finished before it could be stopped"
+    return proc, journal
+
+
+def test_kill_9_and_resume(tmp_path):
+    run = tmp_path / "run"
+    args = ["5x4", "--run", str(run), "--workers", "2", "--depth", "3", "--table-mb", "64"]
+    proc, journal = start_run_and_wait(run, args)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     done = len(Journal(journal).read())
@@ -111,15 +117,7 @@ def test_new_run_into_existing_dir_or_resume_of_nothing_is_refused(tmp_path):
 def test_ctrl_c_stops_cleanly_and_resumes(tmp_path):
     run = tmp_path / "run"
     args = ["5x4", "--run", str(run), "--workers", "2", "--depth", "3", "--table-mb", "64"]
-    proc = subprocess.Popen(solve_cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
-    journal = run / "journal.log"
-    deadline = time.time() + 120
-    while time.time() < deadline and proc.poll() is None:
-        if journal.exists() and journal.read_text().count("\n") >= 20:
-            break
-        time.sleep(0.02)
-    assert proc.poll() is None, "the run finished before it could be interrupted"
+    proc, journal = start_run_and_wait(run, args)
     os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and err.strip() == "python -m solver: interrupted"

@@ -8,7 +8,7 @@ import time
 
 from .._sanjego import Core
 from .board import Board
-from .position import PASS, Position
+from .position import PASS
 
 MEASURES = ("margin", "outcome")
 DEFAULT_TABLE_MB = 512
@@ -100,12 +100,4 @@ class Engine:
         return self.core.perft(position.heights, position.owners, position.side, depth)
 
 
-def solve(board, moves="", measure="margin", **kwargs):
-    """Convenience: value of the position after `moves` from the start."""
-    from .notation import replay
-    engine = Engine(board, measure, **kwargs)
-    position, _ = replay(engine.board, moves)
-    return engine.value(position)
-
-
-__all__ = ["Engine", "MEASURES", "Position", "solve"]
+__all__ = ["Engine", "MEASURES"]

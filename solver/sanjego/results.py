@@ -141,7 +141,7 @@ def record_from_run(board, run_dir, table_mb, out_dir, log=print):
         raise RuntimeError(f"{board}: the line's frontier position does not keep the value")
     tail, final = engine.line(position)
     line = head + tail
-    table = [(p, v, v) for p in positions_to_depth(position, 0) for v in [value]]
+    table = []
     p = Position.start(board)
     for m in line:
         p = p.play(m)
