@@ -327,7 +327,7 @@ def cmd_query(args):
     from ..cli import UsageError
     from ..table import TableError
     from .book import open_table
-    engine, position, moves = _setup(args)
+    engine, position, moves = _setup(args, table_mb=1)  # a real table only if we must search
     path = args.table or default_table_path(engine.board, args.measure)
     value, source = None, "search"
     t0 = time.perf_counter()
@@ -346,6 +346,7 @@ def cmd_query(args):
         if value is not None:
             source = "table"
     if value is None:
+        engine = Engine(engine.board, args.measure, table_mb=args.table_mb, seed=args.seed)
         with Progress(engine, args.quiet):
             value = engine.value(position)
     seconds = time.perf_counter() - t0
