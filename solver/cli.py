@@ -1,9 +1,10 @@
 """Command line: `python -m solver GAME COMMAND ...`.
 
-Bad input exits with status 2 and one line on stderr; Ctrl-C exits with 130.
+Bad input exits with status 2 and one line on stderr; Ctrl-C or SIGTERM exits with 130.
 """
 
 import argparse
+import signal
 import sys
 
 
@@ -28,9 +29,16 @@ def build_parser():
     return parser
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main(argv=None):
     from .sanjego.errors import SanJegoError
 
+    # A batch system stops jobs with SIGTERM: treat it like Ctrl-C, so runs journal their
+    # state and worker processes are ended.
+    signal.signal(signal.SIGTERM, _interrupt)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -114,11 +114,12 @@ def test_new_run_into_existing_dir_or_resume_of_nothing_is_refused(tmp_path):
     assert r.returncode == 2 and "--resume" in r.stderr
 
 
-def test_ctrl_c_stops_cleanly_and_resumes(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_or_sigterm_stops_cleanly_and_resumes(tmp_path, sig):
     run = tmp_path / "run"
     args = ["5x4", "--run", str(run), "--workers", "2", "--depth", "3", "--table-mb", "64"]
     proc, journal = start_run_and_wait(run, args)
-    os.killpg(proc.pid, signal.SIGINT)
+    os.killpg(proc.pid, sig)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and err.strip() == "python -m solver: interrupted"
     assert "session_wall" in Journal(journal).read()[-1]

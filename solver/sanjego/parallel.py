@@ -91,15 +91,16 @@ def build_frontier(root, depth, measure):
     return build(root, depth), leaves
 
 
-def _ignore_sigint():
-    # Ctrl-C is the coordinator's to handle: it terminates the workers.
+def _worker_signals():
+    # Stopping is the coordinator's to handle: it terminates the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 class LocalPool:
     def __init__(self, workers):
         self.executor = concurrent.futures.ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("fork"), initializer=_ignore_sigint)
+            workers, mp_context=multiprocessing.get_context("fork"), initializer=_worker_signals)
 
     def submit(self, *args):
         return self.executor.submit(prove, *args)
