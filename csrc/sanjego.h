@@ -63,6 +63,7 @@ typedef struct {
 typedef struct {
     int w, h, n, measure, use_symmetry;
     int table_min_towers;       /* smaller positions are searched without the table */
+    int etc_min_towers;         /* enhanced transposition cut-offs from this many towers */
     int reduce_groups;          /* bank one-player groups (margin only; off for perft) */
     uint64_t board_mask, not_col0, not_collast;
     uint64_t nb[SJ_MAX_CELLS];

@@ -14,6 +14,7 @@ cdef extern from "sanjego.h":
         uint64_t table_buckets
         uint64_t nodes, tt_hits, tt_stores
         int stop
+        int etc_min_towers, table_min_towers
         int (*poll)(void *ctx) noexcept
         void *poll_ctx
     int SJ_MAX_CELLS, SJ_MARGIN, SJ_OUTCOME
@@ -122,6 +123,15 @@ cdef class Core:
     @nodes.setter
     def nodes(self, value):
         self.S.nodes = value
+
+    @property
+    def etc_min_towers(self):
+        """Enhanced transposition cut-offs in positions with at least this many towers."""
+        return self.S.etc_min_towers
+
+    @etc_min_towers.setter
+    def etc_min_towers(self, int value):
+        self.S.etc_min_towers = value
 
     @property
     def stats(self):

@@ -48,6 +48,17 @@ def test_random_positions_match_reference(size, min_plies, measure):
             assert engine.value(p) == expected, (size, p.key())
 
 
+@pytest.mark.parametrize("size", ["4x3", "3x4"])
+def test_enhanced_transposition_cutoffs_keep_values(size):
+    board = Board.parse(size)
+    engine = Engine(board, table_mb=1)
+    engine.core.etc_min_towers = 5  # normally only in big positions; force it here
+    rng = random.Random(size + "etc")
+    for _ in range(12):
+        p = random_position(board, rng, rng.randrange(3, board.cells))
+        assert engine.value(p) == reference.solve(p)
+
+
 def test_search_window_is_fail_soft_correct():
     board = Board(4, 3)
     engine = Engine(board, table_mb=1)
