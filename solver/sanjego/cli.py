@@ -8,17 +8,13 @@ import time
 from .board import Board
 from .engine import DEFAULT_TABLE_MB, MEASURES, Engine
 from .notation import PASS_TOKEN, format_game, format_move, replay
-from .position import FIRST, OUTCOME_NAMES, PLAYER_NAMES
+from .position import FIRST, OUTCOME_NAMES, PLAYER_NAMES, value_name
 
 
 def format_value(value, measure):
     if measure == "outcome":
         return OUTCOME_NAMES[value]
     return f"{value:+d}" if value else "0"
-
-
-def json_value(value, measure):
-    return OUTCOME_NAMES[value] if measure == "outcome" else value
 
 
 def _table_mb(text):
@@ -231,7 +227,7 @@ def cmd_solve(args):
         out = _base_json(args, engine, moves, seconds)
         if proof is not None:
             out.update(workers=proof.workers, subproofs=proof.subproofs, run=args.run)
-        out["value"] = json_value(value, args.measure)
+        out["value"] = value_name(value, args.measure)
         out["to_move"] = None if position.is_over() else ("first" if position.side == FIRST else "second")
         print(json.dumps(out))
     else:
@@ -257,7 +253,7 @@ def cmd_line(args):
     heights = _final_heights(final)
     if args.json:
         out = _base_json(args, engine, moves, seconds)
-        out.update(value=json_value(value, args.measure),
+        out.update(value=value_name(value, args.measure),
                    line=[format_move(engine.board, m) for m in line],
                    game=format_game(engine.board, moves + line), final_heights=heights,
                    final_margin=final.margin())
@@ -271,8 +267,7 @@ def cmd_line(args):
         print("(the game is over)")
     first = " ".join(map(str, heights["first"])) or "-"
     second = " ".join(map(str, heights["second"])) or "-"
-    top = [h[0] if h else 0 for h in (heights["first"], heights["second"])]
-    print(f"final heights: first {first}; second {second}; final {top[0]}-{top[1]}, "
+    print(f"final heights: first {first}; second {second}; final {final.tallest(0)}-{final.tallest(1)}, "
           f"margin {format_value(final.margin(), 'margin')}, outcome {OUTCOME_NAMES[final.outcome()]}")
     print(_stats(engine, seconds))
 
@@ -286,8 +281,8 @@ def cmd_analyse(args):
     best = analysis[0][1] if analysis else None
     if args.json:
         out = _base_json(args, engine, moves, seconds)
-        out["value"] = None if best is None else json_value(best, args.measure)
-        out["analysis"] = [{"move": format_move(engine.board, m), "value": json_value(v, args.measure),
+        out["value"] = None if best is None else value_name(best, args.measure)
+        out["analysis"] = [{"move": format_move(engine.board, m), "value": value_name(v, args.measure),
                             "optimal": v == best} for m, v in analysis]
         print(json.dumps(out))
         return
@@ -352,7 +347,7 @@ def cmd_query(args):
     seconds = time.perf_counter() - t0
     if args.json:
         out = _base_json(args, engine, moves, seconds)
-        out.update(value=json_value(value, args.measure), source=source, table=path, note=note)
+        out.update(value=value_name(value, args.measure), source=source, table=path, note=note)
         print(json.dumps(out))
         return
     print(_header(args, engine, moves, position))
@@ -385,11 +380,11 @@ def cmd_check_line(args):
     seconds = time.perf_counter() - t0
     if args.json:
         out = _base_json(args, engine, before, seconds)
-        out.update(value=json_value(value, args.measure), plies=len(played), from_ply=args.from_ply,
+        out.update(value=value_name(value, args.measure), plies=len(played), from_ply=args.from_ply,
                    keeps_value=bad is None, game_over=line_position.is_over())
         if bad:
             out.update(first_bad_ply=bad[0] + 1, first_bad_move=format_move(engine.board, bad[1]),
-                       value_after=json_value(bad[2], args.measure))
+                       value_after=value_name(bad[2], args.measure))
         print(json.dumps(out))
     else:
         print(_header(args, engine, before, start))

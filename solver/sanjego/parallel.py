@@ -192,20 +192,22 @@ class ParallelProof:
         self.cpu_seconds += record["seconds"]
         self.subproofs += 1
 
-    def export(self, path):
-        """Writes every frontier position (leaves and the tree above them) with its
-        proven bounds as a table; the root and all decided nodes are exact."""
-        from .book import write_positions
+    def frontier_entries(self):
+        """(position, lo, hi) for every frontier position (leaves and the tree above
+        them) with its proven bounds; the root and all decided nodes are exact."""
         memo = self.intervals()
         nodes, stack = {}, [self.root]
         while stack:
             node = stack.pop()
-            if node.key in nodes:
-                continue
-            nodes[node.key] = node
-            stack.extend(node.children or ())
-        entries = [(n.position, *memo[n.key]) for n in nodes.values() if n.key in memo]
-        return write_positions(path, self.board, self.measure, entries,
+            if node.key not in nodes:
+                nodes[node.key] = node
+                stack.extend(node.children or ())
+        return [(n.position, *memo[n.key]) for n in nodes.values()]
+
+    def export(self, path):
+        """Writes frontier_entries() as a table."""
+        from .book import write_positions
+        return write_positions(path, self.board, self.measure, self.frontier_entries(),
                                provenance={"subproofs": self.subproofs, "nodes": self.nodes})
 
     def intervals(self):

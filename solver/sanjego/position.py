@@ -15,6 +15,11 @@ OUTCOME_NAMES = {2: "first-big", 1: "first-small", 0: "draw", -1: "second-small"
 PLAYER_NAMES = ("first player", "second player")
 
 
+def value_name(value, measure):
+    """A value as reported: the margin as a number, the outcome by its name."""
+    return OUTCOME_NAMES[value] if measure == "outcome" else value
+
+
 class Position:
     """Immutable: heights[cell] (0 = empty), owners[cell] (0, 1 or EMPTY), side to move."""
 
@@ -84,10 +89,13 @@ class Position:
         """Heights of the player's towers, tallest first."""
         return sorted((h for h, o in zip(self.heights, self.owners) if o == player), reverse=True)
 
+    def tallest(self, player):
+        """Height of the player's tallest tower (0 for no tower)."""
+        return max((h for h, o in zip(self.heights, self.owners) if o == player), default=0)
+
     def margin(self):
-        """First player's tallest tower minus the second player's (0 for no tower)."""
-        a, b = self.towers(FIRST), self.towers(SECOND)
-        return (a[0] if a else 0) - (b[0] if b else 0)
+        """First player's tallest tower minus the second player's."""
+        return self.tallest(FIRST) - self.tallest(SECOND)
 
     def outcome(self):
         """Rules outcome: 2 big / 1 small win for the first player, 0 draw, -1 / -2 for the second."""

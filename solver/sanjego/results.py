@@ -19,7 +19,7 @@ from ..checkpoint import atomic_write
 from .book import write_positions
 from .engine import Engine
 from .notation import format_game
-from .position import OUTCOME_NAMES, Position
+from .position import Position, value_name
 
 VERIFY_SEED = 0x2F6E1D55
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -59,6 +59,19 @@ def positions_to_depth(start, depth):
     return out
 
 
+def line_positions(start, line, value):
+    """(position, value, value) after each move of an optimal line."""
+    entries, p = [], start
+    for m in line:
+        p = p.play(m)
+        entries.append((p, value, value))
+    return entries
+
+
+def final_score(position):
+    return f"{position.tallest(0)}-{position.tallest(1)}"
+
+
 def record_measure(board, measure, table_depth, table_mb, out_dir, log=print):
     start = Position.start(board)
     engine = Engine(board, measure, table_mb=table_mb)
@@ -76,19 +89,15 @@ def record_measure(board, measure, table_depth, table_mb, out_dir, log=print):
     del check
     line, final = engine.line(start)
     table = [(p, v, v) for p in positions_to_depth(start, table_depth) for v in [engine.value(p)]]
-    p = start
-    for m in line:
-        p = p.play(m)
-        table.append((p, value, value))
+    table += line_positions(start, line, value)
     name = f"{board}-{measure}.sjt"
     count = write_positions(os.path.join(out_dir, name), board, measure, table,
                             provenance={"commit": commit(), "date": time.strftime("%Y-%m-%d")})
     log(f"{board} {measure}: line and {count} table positions written")
     return {
-        "value": value if measure == "margin" else OUTCOME_NAMES[value],
+        "value": value_name(value, measure),
         "game": format_game(board, line),
-        "final": f"{final.towers(0)[0] if final.towers(0) else 0}-"
-                 f"{final.towers(1)[0] if final.towers(1) else 0}",
+        "final": final_score(final),
         "table": name, "table_positions": count, "table_depth": table_depth,
         "nodes": nodes, "wall_seconds": round(wall, 3),
         "verify": verify,
@@ -141,27 +150,14 @@ def record_from_run(board, run_dir, table_mb, out_dir, log=print):
         raise RuntimeError(f"{board}: the line's frontier position does not keep the value")
     tail, final = engine.line(position)
     line = head + tail
-    table = []
-    p = Position.start(board)
-    for m in line:
-        p = p.play(m)
-        table.append((p, value, value))
-    memo = proof.intervals()
-    nodes, stack = {}, [proof.root]
-    while stack:
-        n = stack.pop()
-        if n.key not in nodes:
-            nodes[n.key] = n
-            stack.extend(n.children or ())
-    table += [(n.position, *memo[n.key]) for n in nodes.values()]
+    table = line_positions(Position.start(board), line, value) + proof.frontier_entries()
     name = f"{board}-{measure}.sjt"
     count = write_positions(os.path.join(out_dir, name), board, measure, table,
                             provenance={"commit": commit(), "date": time.strftime("%Y-%m-%d"), "run": run_dir})
     return measure, {
-        "value": value if measure == "margin" else OUTCOME_NAMES[value],
+        "value": value_name(value, measure),
         "game": format_game(board, line),
-        "final": f"{final.towers(0)[0] if final.towers(0) else 0}-"
-                 f"{final.towers(1)[0] if final.towers(1) else 0}",
+        "final": final_score(final),
         "table": name, "table_positions": count, "table_depth": manifest["depth"],
         "nodes": result["nodes"] + engine.nodes, "cpu_seconds": result["cpu_seconds"],
         "wall_seconds": result.get("wall_seconds"),
