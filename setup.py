@@ -14,6 +14,13 @@ extensions = [
         depends=["csrc/sanjego.h"],
         extra_compile_args=["-O3", "-std=c11", *cpu_flags],
     ),
+    Extension(
+        "solver._gent",
+        sources=["solver/_gent.pyx", "csrc/gent.c"],
+        include_dirs=["csrc"],
+        depends=["csrc/gent.h"],
+        extra_compile_args=["-O3", "-std=c11", *cpu_flags],
+    ),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives={"language_level": "3"}))

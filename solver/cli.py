@@ -4,6 +4,7 @@ Bad input exits with status 2 and one line on stderr; Ctrl-C or SIGTERM exits wi
 """
 
 import argparse
+import os
 import signal
 import sys
 
@@ -19,13 +20,38 @@ class UsageError(Exception):
     """Bad input found after parsing; reported like an argparse error."""
 
 
+def table_mb_arg(text):
+    """argparse type: a table size in MB that fits in this machine's memory."""
+    try:
+        mb = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"table size must be a number of megabytes, got {text!r}")
+    pages, page_size = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
+    limit = pages * page_size / (1 << 20) * 0.9
+    if not 0 < mb <= limit:
+        raise argparse.ArgumentTypeError(f"table size must be between 0 and {limit:.0f} MB, got {text}")
+    return mb
+
+
+def positive_int_arg(text):
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return n
+
+
 def build_parser():
+    from .gent import cli as gent_cli
     from .sanjego import cli as sanjego_cli
 
     parser = ArgumentParser(prog="python -m solver", description=__doc__.splitlines()[0].rstrip("."))
     games = parser.add_subparsers(dest="game", metavar="GAME", parser_class=ArgumentParser)
     games.required = True
     sanjego_cli.add_parser(games)
+    gent_cli.add_parser(games)
     return parser
 
 
@@ -34,6 +60,7 @@ def _interrupt(signum, frame):
 
 
 def main(argv=None):
+    from .gent.errors import GentError
     from .sanjego.errors import SanJegoError
 
     # A batch system stops jobs with SIGTERM: treat it like Ctrl-C, so runs journal their
@@ -43,7 +70,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         return args.handler(args) or 0
-    except (SanJegoError, UsageError) as e:
+    except (SanJegoError, GentError, UsageError) as e:
         print(f"{parser.prog} {args.game}: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -5,6 +5,7 @@ import os
 import sys
 import time
 
+from ..cli import positive_int_arg as _positive_int, table_mb_arg as _table_mb
 from .board import Board
 from .engine import DEFAULT_TABLE_MB, MEASURES, Engine
 from .notation import PASS_TOKEN, format_game, format_move, replay
@@ -15,30 +16,6 @@ def format_value(value, measure):
     if measure == "outcome":
         return OUTCOME_NAMES[value]
     return f"{value:+d}" if value else "0"
-
-
-def _table_mb(text):
-    import argparse
-    try:
-        mb = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"table size must be a number of megabytes, got {text!r}")
-    pages, page_size = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
-    limit = pages * page_size / (1 << 20) * 0.9
-    if not 0 < mb <= limit:
-        raise argparse.ArgumentTypeError(f"table size must be between 0 and {limit:.0f} MB, got {text}")
-    return mb
-
-
-def _positive_int(text):
-    import argparse
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return n
 
 
 def _board(text):

@@ -1,0 +1,400 @@
+#define _GNU_SOURCE /* posix_memalign, madvise(MADV_HUGEPAGE) */
+#include "gent.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define POLL_INTERVAL (1u << 20)
+
+static inline int pop_lsb(uint64_t *m)
+{
+    int i = __builtin_ctzll(*m);
+    *m &= *m - 1;
+    return i;
+}
+
+static inline int other_end(const GTSolver *S, int e, int v)
+{
+    return S->eu[e] == v ? S->ev[e] : S->eu[e];
+}
+
+static inline int other_face(const GTSolver *S, int e, int f)
+{
+    return S->ef[e][0] == f ? S->ef[e][1] : S->ef[e][0];
+}
+
+GTSolver *gt_new(int nv, int ne, int nf, int outer, const int *eu, const int *ev,
+                 const int *ef0, const int *ef1, uint64_t table_bytes)
+{
+    if (nv < 1 || nv > GT_MAX || ne < 1 || ne > GT_MAX || nf < 1 || nf > GT_MAX) return NULL;
+    if (outer < 0 || outer >= nf) return NULL;
+    GTSolver *S = calloc(1, sizeof *S);
+    if (!S) return NULL;
+    S->nv = nv; S->ne = ne; S->nf = nf; S->outer = outer;
+    for (int e = 0; e < ne; e++) {
+        S->eu[e] = eu[e]; S->ev[e] = ev[e];
+        S->ef[e][0] = ef0[e]; S->ef[e][1] = ef1[e];
+        S->deg[eu[e]]++; S->deg[ev[e]]++;
+        S->vedges[eu[e]] |= 1ull << e;
+        S->vedges[ev[e]] |= 1ull << e;
+        S->fedges[ef0[e]] |= 1ull << e;
+        S->fedges[ef1[e]] |= 1ull << e;
+        if (ef0[e] != outer && ef1[e] != outer) S->inner_edges |= 1ull << e;
+    }
+    for (int v = 0; v < nv; v++) S->by_degree[v] = v;
+    for (int i = 1; i < nv; i++) { /* stable insertion sort, highest degree first */
+        int x = S->by_degree[i], j = i;
+        while (j > 0 && S->deg[S->by_degree[j - 1]] < S->deg[x]) { S->by_degree[j] = S->by_degree[j - 1]; j--; }
+        S->by_degree[j] = x;
+    }
+    int buttons = nf - 1;
+    for (int i = 0; i < nv && i < buttons; i++) S->max_score += S->deg[S->by_degree[i]];
+    uint64_t buckets = 1;
+    while (buckets * 2 * 2 * sizeof(GTEntry) <= table_bytes) buckets *= 2;
+    S->table_buckets = buckets;
+    size_t bytes = buckets * 2 * sizeof(GTEntry), align = (size_t)2 << 20;
+    if (posix_memalign((void **)&S->table, bytes < align ? 64 : align, bytes)) { free(S); return NULL; }
+#ifdef MADV_HUGEPAGE
+    if (bytes >= align) madvise(S->table, bytes, MADV_HUGEPAGE);
+#endif
+    memset(S->table, 0, bytes);
+    return S;
+}
+
+void gt_free(GTSolver *S)
+{
+    if (!S) return;
+    free(S->table);
+    free(S);
+}
+
+void gt_clear_table(GTSolver *S)
+{
+    memset(S->table, 0, S->table_buckets * 2 * sizeof(GTEntry));
+}
+
+/* Edges the thimble may take from v. */
+static inline uint64_t open_edges(const GTSolver *S, const GTPos *p, int v)
+{
+    return S->vedges[v] & p->live;
+}
+
+static inline uint64_t faces_beside(const GTSolver *S, uint64_t edges)
+{
+    uint64_t faces = 0;
+    while (edges) {
+        int e = pop_lsb(&edges);
+        faces |= 1ull << S->ef[e][0] | 1ull << S->ef[e][1];
+    }
+    return faces;
+}
+
+static inline uint64_t edges_around(const GTSolver *S, uint64_t faces)
+{
+    uint64_t edges = 0;
+    while (faces) edges |= S->fedges[pop_lsb(&faces)];
+    return edges;
+}
+
+/* Drop what can no longer matter, so that equal futures get equal positions.
+ * - The thimble only walks live edges from its own vertex: a live edge it cannot reach stays
+ *   out of reach (edges are only ever removed), so it is dropped.
+ * - A button is captured from a face beside a live edge ("hot" face). Buttons move only over
+ *   open edges, so the inner faces fall into components joined by open edges; components only
+ *   ever split and hot faces only ever cool. A component without a hot face or without a
+ *   button can never yield a capture: its buttons and its edges are dropped (as if sewn). */
+void gt_normalize(const GTSolver *S, GTPos *p)
+{
+    uint64_t reach = 1ull << p->v, todo = reach, near = 0;
+    while (todo) {
+        int u = pop_lsb(&todo);
+        uint64_t m = S->vedges[u] & p->live;
+        near |= S->vedges[u];
+        while (m) {
+            int w = other_end(S, pop_lsb(&m), u);
+            if (!(reach >> w & 1)) { reach |= 1ull << w; todo |= 1ull << w; }
+        }
+    }
+    p->live &= near;
+    uint64_t hot = faces_beside(S, p->live), left = p->free, free = 0, open = 0;
+    while (left) {
+        uint64_t comp = left & -left, grow = comp;
+        while (grow) {
+            int f = pop_lsb(&grow);
+            uint64_t m = S->fedges[f] & p->open;
+            while (m) {
+                int g = other_face(S, pop_lsb(&m), f);
+                if (!(comp >> g & 1)) { comp |= 1ull << g; grow |= 1ull << g; }
+            }
+        }
+        left &= ~comp;
+        if (comp & hot) {
+            free |= p->free & comp;
+            open |= edges_around(S, comp);
+        }
+    }
+    p->free = free;
+    p->open &= open;
+}
+
+void gt_load(const GTSolver *S, GTPos *p, int v, uint64_t sewn, uint64_t free, uint64_t capt, int side)
+{
+    uint64_t all = S->ne == 64 ? ~0ull : (1ull << S->ne) - 1, blocked = 0;
+    while (capt) blocked |= S->vedges[pop_lsb(&capt)];
+    p->v = v;
+    p->side = side;
+    p->live = all & ~sewn & ~blocked;
+    p->open = all & ~sewn & S->inner_edges;
+    p->free = free & ~(1ull << S->outer);
+    gt_normalize(S, p);
+}
+
+int gt_moves(const GTSolver *S, const GTPos *p, uint16_t *moves)
+{
+    uint64_t open = open_edges(S, p, p->v);
+    if (!open) return 0; /* the Tailor is stuck: the game is over */
+    int n = 0;
+    if (p->side == GT_TAILOR) {
+        while (open) {
+            int e = pop_lsb(&open);
+            moves[n++] = (uint16_t)e;
+            for (int k = 0; k < 2; k++)
+                if (p->free >> S->ef[e][k] & 1) moves[n++] = (uint16_t)(e | (S->ef[e][k] + 1) << 6);
+        }
+        return n;
+    }
+    moves[n++] = GT_PASS;
+    uint64_t from = p->free;
+    while (from) {
+        int f = pop_lsb(&from);
+        uint64_t edges = S->fedges[f] & p->open, done = 0;
+        while (edges) {
+            int e = pop_lsb(&edges);
+            int g = other_face(S, e, f);
+            if ((p->free >> g & 1) || (done >> g & 1)) continue;
+            done |= 1ull << g;
+            moves[n++] = (uint16_t)(f | g << 6 | GT_BUTTON_FLAG);
+        }
+    }
+    return n;
+}
+
+int gt_play(const GTSolver *S, const GTPos *p, GTPos *q, uint16_t move)
+{
+    *q = *p;
+    q->side ^= 1;
+    if (move == GT_PASS) return 0;
+    if (move & GT_BUTTON_FLAG) {
+        q->free &= ~(1ull << (move & 63));
+        q->free |= 1ull << (move >> 6 & 63);
+        return 0;
+    }
+    int e = move & 63, cap = (move >> 6) - 1, gain = 0;
+    q->live &= ~(1ull << e);
+    q->open &= ~(1ull << e);
+    if (cap >= 0) {
+        q->free &= ~(1ull << cap);
+        q->live &= ~S->vedges[p->v]; /* the button on p->v bars the thimble from it */
+        gain = S->deg[p->v];
+    }
+    q->v = other_end(S, e, p->v);
+    gt_normalize(S, q);
+    return gain;
+}
+
+/* Every capture puts a button on a vertex the thimble leaves, and a vertex is left with a
+ * capture at most once (it then holds a button and cannot be entered again). The thimble can
+ * only leave vertices it can still reach over live edges; a reached vertex other than the
+ * current one needs two live edges (in and out). So the Tailor gains at most the degrees of
+ * the best `free buttons` of those vertices. */
+int gt_upper_bound(const GTSolver *S, const GTPos *p)
+{
+    int k = __builtin_popcountll(p->free);
+    if (k == 0) return 0;
+    uint64_t leave = 0;
+    for (int u = 0; u < S->nv; u++) {
+        int live = __builtin_popcountll(S->vedges[u] & p->live);
+        if (live >= (u == p->v ? 1 : 2)) leave |= 1ull << u;
+    }
+    int bound = 0;
+    for (int i = 0; i < S->nv && k > 0; i++) {
+        int u = S->by_degree[i];
+        if (leave >> u & 1) { bound += S->deg[u]; k--; }
+    }
+    return bound;
+}
+
+static uint64_t perft(GTSolver *S, const GTPos *p, int depth)
+{
+    if (depth == 0) return 1;
+    uint16_t moves[4 * GT_MAX + 8];
+    int n = gt_moves(S, p, moves);
+    if (depth == 1) return (uint64_t)n;
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        GTPos q;
+        gt_play(S, p, &q, moves[i]);
+        total += perft(S, &q, depth - 1);
+    }
+    return total;
+}
+
+uint64_t gt_perft(GTSolver *S, const GTPos *p, int depth)
+{
+    return perft(S, p, depth);
+}
+
+static inline uint64_t mix(uint64_t x)
+{
+    x ^= x >> 31; x *= 0x7fb5d329728ea185ull;
+    x ^= x >> 27; x *= 0x81dadef4bc2dd44dull;
+    x ^= x >> 33;
+    return x;
+}
+
+static inline GTEntry *bucket_of(const GTSolver *S, const GTPos *p)
+{
+    uint64_t h = mix(p->live * 0x9E3779B97F4A7C15ull ^ mix(p->free ^ (uint64_t)p->v << 58)
+                     ^ mix(p->open + ((uint64_t)p->side << 63) + 0x632BE59BD9B4E019ull));
+    return &S->table[(h & (S->table_buckets - 1)) * 2];
+}
+
+static inline int same(const GTEntry *e, const GTPos *p)
+{
+    return e->used && e->live == p->live && e->open == p->open && e->free == p->free
+        && e->v == p->v && e->side == p->side;
+}
+
+static int ilog2(uint64_t x)
+{
+    return x ? 63 - __builtin_clzll(x) : 0;
+}
+
+static void store(GTSolver *S, GTEntry *bucket, const GTPos *p, int lo, int hi, uint16_t move, int work)
+{
+    GTEntry *victim = NULL;
+    for (int i = 0; i < 2; i++) {
+        GTEntry *e = &bucket[i];
+        if (same(e, p)) {
+            if (e->lo > lo) lo = e->lo;
+            if (e->hi < hi) hi = e->hi;
+            if (move == GT_NO_MOVE) move = e->move;
+            if (e->work > work) work = e->work;
+            victim = e;
+            break;
+        }
+        if (!victim || !e->used || (victim->used && e->work < victim->work)) victim = e;
+    }
+    victim->live = p->live; victim->open = p->open; victim->free = p->free;
+    victim->v = (uint8_t)p->v; victim->side = (uint8_t)p->side;
+    victim->lo = (uint8_t)lo; victim->hi = (uint8_t)hi;
+    victim->move = move; victim->work = (uint8_t)work; victim->used = 1;
+    S->tt_stores++;
+}
+
+int gt_probe(const GTSolver *S, const GTPos *p, int *lo, int *hi, uint16_t *move)
+{
+    const GTEntry *b = bucket_of(S, p);
+    for (int i = 0; i < 2; i++)
+        if (same(&b[i], p)) { *lo = b[i].lo; *hi = b[i].hi; *move = b[i].move; return 1; }
+    return 0;
+}
+
+typedef struct {
+    uint16_t move;
+    int score;
+} GTMove;
+
+/* How exposed a face's button is: unsewn edges at the thimble's vertex beside it. */
+static inline int exposure(const GTSolver *S, uint64_t open, int f)
+{
+    return __builtin_popcountll(open & S->fedges[f]);
+}
+
+static int search(GTSolver *S, const GTPos *p, int alpha, int beta)
+{
+    if ((++S->nodes & (POLL_INTERVAL - 1)) == 0 && S->poll && S->poll(S->poll_ctx))
+        S->stop = 1;
+    if (S->stop) return 0;
+    uint64_t open = open_edges(S, p, p->v);
+    if (!open || !p->free) return 0;
+    int lo = 0, hi = gt_upper_bound(S, p);
+    if (lo >= beta) return lo; /* after a capture the window can lie below zero */
+    if (hi <= alpha || lo == hi) return hi;
+    GTEntry *bucket = bucket_of(S, p);
+    uint16_t hint = GT_NO_MOVE;
+    for (int i = 0; i < 2; i++) {
+        const GTEntry *e = &bucket[i];
+        if (!same(e, p)) continue;
+        S->tt_hits++;
+        if (e->lo > lo) lo = e->lo;
+        if (e->hi < hi) hi = e->hi;
+        if (lo >= beta) return lo;
+        if (hi <= alpha) return hi;
+        if (lo == hi) return lo;
+        hint = e->move;
+        break;
+    }
+    if (alpha < lo) alpha = lo;
+    if (beta > hi) beta = hi;
+    int alpha0 = alpha, beta0 = beta;
+
+    uint16_t raw[4 * GT_MAX + 8];
+    GTMove moves[4 * GT_MAX + 8];
+    int n = gt_moves(S, p, raw);
+    for (int i = 0; i < n; i++) {
+        uint16_t m = raw[i];
+        int score;
+        if (m == hint) score = 1 << 20;
+        else if (p->side == GT_TAILOR) {
+            int e = m & 63, w = other_end(S, e, p->v), cap = (m >> 6) - 1;
+            score = (cap >= 0 ? 1000 : 0) + 4 * S->deg[w] + __builtin_popcountll(open_edges(S, p, w));
+            if (cap >= 0) score -= 8 * exposure(S, open, cap); /* take the button hardest to reach later */
+        } else if (m == GT_PASS) score = 0;
+        else score = 8 * (exposure(S, open, m & 63) - exposure(S, open, m >> 6 & 63)) - 1;
+        int j = i;
+        while (j > 0 && moves[j - 1].score < score) { moves[j] = moves[j - 1]; j--; }
+        moves[j].move = m;
+        moves[j].score = score;
+    }
+
+    uint64_t nodes0 = S->nodes;
+    int tailor = p->side == GT_TAILOR;
+    int best = tailor ? -1 : 1 << 20;
+    uint16_t best_move = GT_NO_MOVE;
+    for (int i = 0; i < n; i++) {
+        GTPos q;
+        int gain = gt_play(S, p, &q, moves[i].move);
+        int v = gain + search(S, &q, alpha - gain, beta - gain);
+        if (S->stop) return 0;
+        if (tailor ? v > best : v < best) { best = v; best_move = moves[i].move; }
+        if (tailor) { if (v > alpha) alpha = v; }
+        else if (v < beta) beta = v;
+        if (alpha >= beta) break;
+    }
+    if (best < beta0 && best < hi) hi = best;
+    if (best > alpha0 && best > lo) lo = best;
+    store(S, bucket, p, lo, hi, best_move, ilog2(S->nodes - nodes0 + 1));
+    return best;
+}
+
+int gt_search(GTSolver *S, const GTPos *p, int alpha, int beta)
+{
+    S->stop = 0;
+    return search(S, p, alpha, beta);
+}
+
+int gt_solve_between(GTSolver *S, const GTPos *p, int lo, int hi)
+{
+    int ub = gt_upper_bound(S, p);
+    if (lo < 0) lo = 0;
+    if (hi > ub) hi = ub;
+    S->stop = 0;
+    while (lo < hi && !S->stop) {
+        int med = lo + (hi - lo) / 2;
+        int r = search(S, p, med, med + 1);
+        if (r <= med) hi = r; else lo = r;
+    }
+    return lo;
+}

@@ -1,0 +1,72 @@
+/* The Tailor of Ghent: state, move generation and exact search.
+ *
+ * Positions enter as the thimble's vertex, the sewn edges, the faces holding a free button, the
+ * vertices holding a captured button and the side to move (gt_load). Inside, a position keeps
+ * only what can still matter, as 64-bit masks (see gt_normalize): `live` edges the thimble can
+ * still walk, `open` unsewn edges between inner faces that buttons can still usefully cross,
+ * and the `free` buttons that can still be captured. Positions that differ only in what can no
+ * longer matter become equal, and Mr. Button's moves that cannot matter are never generated. The search
+ * value is the score the Tailor still earns from here (the score so far is additive and kept by
+ * the caller), so the transposition table needs only the remaining position. Entries store the
+ * whole position, never a hash of it: a probe can only hit the position it was stored for.
+ */
+#ifndef GENT_H
+#define GENT_H
+
+#include <stdint.h>
+
+#define GT_MAX 64
+#define GT_TAILOR 0
+#define GT_BUTTON 1
+#define GT_PASS 0xFFFF
+#define GT_NO_MOVE 0xFFFE
+
+/* Moves are 16 bits. Tailor: edge | (capture face + 1) << 6 (0: no capture).
+ * Button: from face | to face << 6 | 1 << 12. */
+#define GT_BUTTON_FLAG (1 << 12)
+
+typedef struct {
+    uint64_t live, open, free;
+    int v, side;
+} GTPos;
+
+typedef struct {
+    uint64_t live, open, free;
+    uint8_t v, side, lo, hi;
+    uint16_t move;
+    uint8_t work, used;
+} GTEntry; /* 32 bytes */
+
+typedef struct {
+    int nv, ne, nf, outer;
+    int eu[GT_MAX], ev[GT_MAX], ef[GT_MAX][2];
+    int deg[GT_MAX];
+    uint64_t vedges[GT_MAX];      /* edges at each vertex */
+    uint64_t fedges[GT_MAX];      /* edges around each face */
+    uint64_t inner_edges;         /* edges between two inner faces */
+    int by_degree[GT_MAX];        /* vertices, highest degree first */
+    int max_score;
+    GTEntry *table;
+    uint64_t table_buckets;       /* two entries per bucket */
+    uint64_t nodes, tt_hits, tt_stores;
+    int stop;
+    int (*poll)(void *ctx);
+    void *poll_ctx;
+} GTSolver;
+
+/* eu/ev: edge endpoints; ef: the two faces of each edge; degrees follow from the edges. */
+GTSolver *gt_new(int nv, int ne, int nf, int outer, const int *eu, const int *ev,
+                 const int *ef0, const int *ef1, uint64_t table_bytes);
+void gt_free(GTSolver *S);
+void gt_clear_table(GTSolver *S);
+void gt_load(const GTSolver *S, GTPos *p, int v, uint64_t sewn, uint64_t free, uint64_t capt, int side);
+void gt_normalize(const GTSolver *S, GTPos *p);
+int gt_moves(const GTSolver *S, const GTPos *p, uint16_t *moves);
+int gt_play(const GTSolver *S, const GTPos *p, GTPos *q, uint16_t move);  /* returns the gain */
+int gt_upper_bound(const GTSolver *S, const GTPos *p);
+uint64_t gt_perft(GTSolver *S, const GTPos *p, int depth);
+int gt_search(GTSolver *S, const GTPos *p, int alpha, int beta);
+int gt_solve_between(GTSolver *S, const GTPos *p, int lo, int hi);
+int gt_probe(const GTSolver *S, const GTPos *p, int *lo, int *hi, uint16_t *move);
+
+#endif

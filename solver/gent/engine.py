@@ -1,0 +1,104 @@
+"""The Tailor of Ghent solver: the C core behind a Position-level API."""
+
+from .._gent import BUTTON_FLAG, PASS_CODE, Core
+from .position import PASS, TAILOR, ButtonMove, Position, Start, TailorMove
+
+
+class Engine:
+    """Exact values on one board, with a transposition table kept between calls."""
+
+    def __init__(self, board, table_mb=256):
+        self.board = board
+        g = board.graph
+        self.core = Core(len(g.labels), g.edges, g.edge_faces, len(g.faces), board.outer,
+                         table_bytes=table_mb << 20)
+
+    @property
+    def nodes(self):
+        return self.core.nodes
+
+    def set_progress(self, callback):
+        self.core.progress = callback
+
+    def encode(self, position, move):
+        if move is PASS:
+            return PASS_CODE
+        if isinstance(move, ButtonMove):
+            return move.src | move.dst << 6 | BUTTON_FLAG
+        g = self.board.graph
+        e = g.edge_index[(min(move.src, move.dst), max(move.src, move.dst))]
+        return e | (0 if move.capture is None else move.capture + 1) << 6
+
+    def decode(self, position, code):
+        if code == PASS_CODE:
+            return PASS
+        if code & BUTTON_FLAG:
+            return ButtonMove(code & 63, code >> 6 & 63)
+        i, j = self.board.graph.edges[code & 63]
+        dst = j if i == position.vertex else i
+        cap = (code >> 6) - 1
+        return TailorMove(position.vertex, dst, None if cap < 0 else cap)
+
+    def future(self, position, lo=0, hi=255):
+        """Score the Tailor still earns from `position` (exact)."""
+        if position.vertex is None:
+            raise ValueError("choose the start vertex first")
+        return self.core.solve(position.key(), lo, hi)
+
+    def value(self, position):
+        """The Tailor's final score with best play from `position`; before the start, Mr.
+        Button picks the start vertex that minimises it."""
+        if position.vertex is None:
+            return min(self.start_values(position).values())
+        return position.score + self.future(position)
+
+    def start_values(self, position=None, starts=None):
+        """{vertex: value} for the given start vertices (all by default), each symmetry class
+        solved once."""
+        position = position or Position.initial(self.board)
+        starts = set(range(len(self.board.graph.labels)) if starts is None else starts)
+        values = {}
+        for cls in self.board.start_classes():
+            wanted = [v for v in cls if v in starts]
+            if wanted:
+                val = self.value(position.play(Start(cls[0])))
+                for v in wanted:
+                    values[v] = val
+        return dict(sorted(values.items()))
+
+    def analyse(self, position):
+        """[(move, value)] for every legal move, best first for the side to move."""
+        if position.vertex is None:
+            vals = self.start_values(position)
+            return sorted(((Start(v), x) for v, x in vals.items()), key=lambda t: t[1])
+        rows = [(m, self.value(position.play(m))) for m in position.legal_moves()]
+        rows.sort(key=lambda t: -t[1] if position.to_move == TAILOR else t[1])
+        return rows
+
+    def best_move(self, position, target=None):
+        """A move that keeps the value (PASS is None: ask `position.is_over()` first)."""
+        if position.is_over():
+            raise ValueError("the game is over")
+        target = self.value(position) if target is None else target
+        if position.vertex is None:
+            for v, x in self.start_values(position).items():
+                if x == target:
+                    return Start(v)
+        for m in position.legal_moves():
+            if self.value(position.play(m)) == target:
+                return m
+        raise AssertionError("no move keeps the value: the solver contradicts itself")
+
+    def line(self, position=None):
+        """An optimal game from `position` (the start by default): [(move, position after)]."""
+        position = position or Position.initial(self.board)
+        target = self.value(position)
+        out = []
+        while not position.is_over():
+            m = self.best_move(position, target)
+            position = position.play(m)
+            out.append((m, position))
+        return out
+
+    def perft(self, position, depth):
+        return self.core.perft(position.key(), depth)

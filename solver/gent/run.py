@@ -1,0 +1,135 @@
+"""Solving a whole board: every start vertex, by null-window probes that can be checkpointed.
+
+The value of the game is the minimum over start vertices (Mr. Button chooses) of the Tailor's
+score. Each start vertex of a symmetry class is solved once by bisection on the score; every
+finished probe ("is the value above k?") narrows that start's bounds and, with a run
+directory, is appended to the journal before it counts. A stopped run loses at most the probe
+in flight, and a run stopped for good still leaves proven bounds.
+"""
+
+import hashlib
+import json
+import time
+
+from .. import __version__
+from ..checkpoint import RunDir
+from .position import Position, Start
+
+
+def graph_digest(graph):
+    data = json.dumps({"edges": graph.edges, "faces": graph.faces}, sort_keys=True)
+    return hashlib.sha256(data.encode()).hexdigest()[:16]
+
+
+class BoardRun:
+    """Bounds on every start class's value, narrowed probe by probe."""
+
+    def __init__(self, engine, starts=None, run_dir=None, resume=False):
+        self.engine = engine
+        board = self.board = engine.board
+        g = board.graph
+        wanted = set(range(len(g.labels)) if starts is None else starts)
+        self.classes = [c for c in board.start_classes() if wanted & set(c)]
+        self.wanted = wanted
+        p0 = Position.initial(board)
+        self.bounds = {}
+        for cls in self.classes:
+            p = p0.play(Start(cls[0]))
+            self.bounds[cls[0]] = [0, engine.core.upper_bound(p.key())]
+        self.nodes = 0
+        self.seconds = 0.0
+        self.probes = 0
+        self.run = RunDir(run_dir) if run_dir else None
+        manifest = {"game": "gent", "graph": g.name, "graph_digest": graph_digest(g),
+                    "outer": g.face_text(board.outer),
+                    "starts": sorted(g.vertex_name(c[0]) for c in self.classes)}
+        if self.run is not None:
+            if resume:
+                self.run.open(manifest)
+                for record in self.run.journal.read():
+                    self._apply(record)
+            else:
+                self.run.create(dict(manifest, code_version=__version__,
+                                     created=time.strftime("%Y-%m-%dT%H:%M:%S%z")))
+
+    def _apply(self, record):
+        v = self.board.graph.parse_vertex(record["start"])
+        b = self.bounds.get(v)
+        if b is not None:
+            b[0], b[1] = max(b[0], record["lo"]), min(b[1], record["hi"])
+        self.nodes += record["nodes"]
+        self.seconds += record["seconds"]
+        self.probes += 1
+
+    def exact(self):
+        return all(lo == hi for lo, hi in self.bounds.values())
+
+    def value_bounds(self):
+        """Proven bounds on the game's value over the chosen start vertices."""
+        return (min(lo for lo, _ in self.bounds.values()),
+                min(hi for _, hi in self.bounds.values()))
+
+    def start_bounds(self):
+        """{vertex: (lo, hi)} for every chosen start vertex."""
+        out = {}
+        for cls in self.classes:
+            for v in cls:
+                if v in self.wanted:
+                    out[v] = tuple(self.bounds[cls[0]])
+        return dict(sorted(out.items()))
+
+    def solve(self, on_probe=None, first_budget=1 << 24):
+        """Probes until every start class is exact. Rounds go over the unfinished classes,
+        each probe limited to a node budget that grows fourfold per round, so that bounds for
+        all starts improve together and no single hard question holds up the rest. A probe
+        over budget is abandoned (not recorded). `on_probe(start, k)` is told each question.
+        Ctrl-C stops between journal records, losing only the probe in flight."""
+        core = self.engine.core
+        display = core.progress
+        p0 = Position.initial(self.board)
+        budget = first_budget
+        try:
+            while not self.exact():
+                for cls in sorted(self.classes, key=lambda c: self.bounds[c[0]][1]):
+                    self._probe_class(cls[0], p0.play(Start(cls[0])).key(), budget, on_probe, display)
+                budget *= 4
+        finally:
+            core.progress = display
+        lo, hi = self.value_bounds()
+        result = {"value": lo, "start_values": {self.board.graph.vertex_name(v): lo_v
+                                                for v, (lo_v, _) in self.start_bounds().items()},
+                  "nodes": self.nodes, "seconds": round(self.seconds, 3)}
+        if self.run is not None:
+            self.run.write_result(result)
+        return result
+
+    def _probe_class(self, v, key, budget, on_probe, display):
+        core = self.engine.core
+        b = self.bounds[v]
+        while b[0] < b[1]:
+            k = (b[0] + b[1]) // 2
+            if on_probe:
+                on_probe(v, k)
+            n0, t0 = core.nodes, time.perf_counter()
+
+            def watch(nodes):
+                if display is not None:
+                    display(nodes)
+                if nodes - n0 > budget:
+                    raise _OverBudget
+
+            core.progress = watch
+            try:
+                r = core.search(key, k, k + 1)
+            except _OverBudget:
+                return
+            lo, hi = (b[0], r) if r <= k else (r, b[1])
+            record = {"start": self.board.graph.vertex_name(v), "k": k, "lo": lo, "hi": hi,
+                      "nodes": core.nodes - n0, "seconds": round(time.perf_counter() - t0, 3)}
+            if self.run is not None:
+                self.run.journal.append(record)
+            self._apply(record)
+
+
+class _OverBudget(Exception):
+    pass

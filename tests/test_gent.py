@@ -1,0 +1,303 @@
+"""The Tailor of Ghent: graphs, rules, notation, the C core against the reference, the CLI."""
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+from conftest import DATA, data_lines
+
+from solver.gent import reference
+from solver.gent.board import Board, PlaneGraph, load_graph
+from solver.gent.engine import Engine
+from solver.gent.errors import GraphError, IllegalMoveError, NotationError
+from solver.gent.notation import format_game, format_move, parse_move, replay
+from solver.gent.position import BUTTON, PASS, TAILOR, ButtonMove, Position, Start, TailorMove
+from solver.gent.run import BoardRun
+
+CUBE_EDGES = [[1, 2], [2, 3], [3, 4], [4, 1], [5, 6], [6, 7], [7, 8], [8, 5],
+              [1, 5], [2, 6], [3, 7], [4, 8]]
+CUBE_FACES = [[1, 2, 3, 4], [5, 6, 7, 8], [1, 2, 6, 5], [2, 3, 7, 6], [3, 4, 8, 7], [4, 1, 5, 8]]
+
+
+def graph_source(name):
+    return str(DATA / name) if name.endswith(".json") else name
+
+
+# ---- graphs -------------------------------------------------------------------------------
+@pytest.mark.parametrize("name,v,e,f,auts", [
+    ("schneider17", 17, 32, 17, 2), ("ghent17", 17, 32, 17, 2), ("cube", 8, 12, 6, 48),
+    ("prism", 6, 9, 5, 12), ("octahedron", 6, 12, 8, 48)])
+def test_builtin_graphs(name, v, e, f, auts):
+    g = load_graph(name)
+    assert (len(g.labels), len(g.edges), len(g.faces), len(g.automorphisms())) == (v, e, f, auts)
+
+
+@pytest.mark.parametrize("name", ["schneider17", "ghent17"])
+def test_alternating_plane_graphs(name):
+    # The rules page: no two adjacent vertices of equal degree, no two faces sharing an edge of
+    # equal size; eight each of size 3, five of 4, four of 5; five quadrilaterals in three
+    # classes of outer-face choice.
+    g = load_graph(name)
+    assert all(g.degree[i] != g.degree[j] for i, j in g.edges)
+    assert all(len(g.faces[a]) != len(g.faces[b]) for a, b in g.edge_faces)
+    assert sorted(g.degree).count(3) == 8 and sorted(g.degree).count(4) == 5
+    quads = [f for f in range(len(g.faces)) if len(g.faces[f]) == 4]
+    assert len(quads) == 5 and len(g.face_classes(quads)) == 3
+
+
+def test_outer_face_by_cycle_in_any_rotation_or_direction():
+    g = load_graph("ghent17")
+    f = g.face_of_cycle("11-17-13-12")
+    assert g.face_of_cycle("13-12-11-17") == f == g.face_of_cycle("12-13-17-11") == g.parse_face("f16")
+    board = Board(g, "17-11-12-13")
+    assert board.outer == f and len(board.symmetries) == 2 and len(board.start_classes()) == 9
+    assert len(board.inner_faces) == 16
+
+
+@pytest.mark.parametrize("edges,faces,message", [
+    ([[1, 2], [2, 3]], [[1, 2, 3]], "not an edge"),
+    ([[1, 2], [2, 3], [3, 1], [1, 2]], [[1, 2, 3], [1, 2, 3]], "listed twice"),
+    ([[1, 1]], [[1, 1, 1]], "loop"),
+    ([[1, 2], [2, 3], [3, 1]], [[1, 2, 3]], "exactly two"),
+    ([[1, 2], [2, 3], [3, 1], [4, 5], [5, 6], [6, 4]], [[1, 2, 3], [1, 2, 3], [4, 5, 6], [4, 5, 6]],
+     "not connected"),
+    (CUBE_EDGES, CUBE_FACES[:5] + [[4, 1, 5, 8], [1, 2, 3, 4]], "exactly two"),
+    ("x", CUBE_FACES, "non-empty list"),
+    ([[1, "a"]], CUBE_FACES, "pair of integers"),
+    (CUBE_EDGES, [[1, 2]], "at least 3"),
+    (CUBE_EDGES, CUBE_FACES[:5] + [[4, 1, 9, 8]], "on no edge"),
+])
+def test_bad_graphs_are_refused(edges, faces, message):
+    with pytest.raises(GraphError, match=message):
+        PlaneGraph("bad", edges, faces)
+
+
+def test_euler_formula_is_checked():
+    # A 3x3 grid on the torus: every edge on two faces and every vertex's faces in one cycle,
+    # but V - E + F = 9 - 18 + 9 = 0.
+    def label(i, j):
+        return 3 * (i % 3) + j % 3 + 1
+    edges = [[label(i, j), label(i, j + 1)] for i in range(3) for j in range(3)]
+    edges += [[label(i, j), label(i + 1, j)] for i in range(3) for j in range(3)]
+    faces = [[label(i, j), label(i, j + 1), label(i + 1, j + 1), label(i + 1, j)]
+             for i in range(3) for j in range(3)]
+    with pytest.raises(GraphError, match="V - E \\+ F"):
+        PlaneGraph("torus", edges, faces)
+
+
+def test_rotation_is_checked_against_faces():
+    g = json.loads((DATA / "gent" / "wheel5.json").read_text())
+    PlaneGraph("wheel", g["edges"], g["faces"], g["rotation_clockwise"])
+    bad = dict(g["rotation_clockwise"], **{"6": [1, 3, 2, 4, 5]})
+    with pytest.raises(GraphError, match="rotation"):
+        PlaneGraph("wheel", g["edges"], g["faces"], bad)
+
+
+def test_graph_file_errors(tmp_path):
+    with pytest.raises(GraphError, match="no graph file"):
+        load_graph(str(tmp_path / "missing.json"))
+    (tmp_path / "x.json").write_text("{not json")
+    with pytest.raises(GraphError, match="not JSON"):
+        load_graph(str(tmp_path / "x.json"))
+    (tmp_path / "two.json").write_text(json.dumps({"a": {"edges": CUBE_EDGES, "faces": CUBE_FACES},
+                                                   "b": {"edges": CUBE_EDGES, "faces": CUBE_FACES}}))
+    with pytest.raises(GraphError, match="several graphs"):
+        load_graph(str(tmp_path / "two.json"))
+    assert len(load_graph(str(tmp_path / "two.json") + "#b").labels) == 8
+    with pytest.raises(GraphError, match="is not a face"):
+        Board(load_graph("cube"), "1-2-3-5")
+
+
+# ---- rules --------------------------------------------------------------------------------
+def cube():
+    return Board.load("cube", "1-2-3-4")
+
+
+def test_opening_and_capture_scoring():
+    b = cube()
+    p = Position.initial(b)
+    assert p.to_move == BUTTON and len(p.legal_moves()) == 8
+    p = p.play(Start(0))
+    assert p.to_move == TAILOR and p.score == 0
+    # Vertex 1 (index 0): edges to 2, 4, 5; the edge 1-2 lies on the outer face and f3.
+    assert TailorMove(0, 1, 2) in p.legal_moves() and TailorMove(0, 1, 0) not in p.legal_moves()
+    q = p.play(TailorMove(0, 1, 2))
+    assert q.score == 3 and q.captured == 1 and not q.free >> 2 & 1 and q.vertex == 1
+    # Mr. Button can now move a button into the emptied face f3.
+    assert ButtonMove(3, 2) in q.legal_moves() and PASS in q.legal_moves()
+    r = q.play(ButtonMove(3, 2))
+    assert r.free >> 2 & 1 and not r.free >> 3 & 1
+    # The thimble cannot go back onto vertex 1 (it holds a button) nor reuse the sewn edge.
+    assert all(m.dst != 0 for m in r.legal_moves())
+
+
+def test_no_button_enters_the_outer_face():
+    b = cube()
+    p = Position.started(b, 0).play(TailorMove(0, 1, 2))
+    assert all(not (isinstance(m, ButtonMove) and m.dst == b.outer) for m in p.legal_moves())
+    with pytest.raises(IllegalMoveError, match="outer face"):
+        p.play(ButtonMove(3, b.outer))
+
+
+def test_game_ends_when_the_tailor_is_stuck():
+    b = Board.load("prism", "1-2-5-4")
+    p = Position.started(b, 0)
+    rng = random.Random(5)
+    while not p.is_over():
+        p = p.play(rng.choice(p.legal_moves()))
+    assert p.legal_moves() == []
+    with pytest.raises(IllegalMoveError, match="over"):
+        p.play(PASS)
+
+
+@pytest.mark.parametrize("move,message", [
+    (TailorMove(0, 6), "not an edge"), (TailorMove(1, 2), "thimble is on"),
+    (TailorMove(0, 1, 3), "not beside"), (ButtonMove(2, 3), "Tailor is to move"), (Start(1), "already")])
+def test_illegal_moves(move, message):
+    p = Position.started(cube(), 0)
+    with pytest.raises(IllegalMoveError, match=message):
+        p.play(move)
+
+
+# ---- notation -----------------------------------------------------------------------------
+def test_notation_round_trip():
+    b = Board.load("ghent17", "11-17-13-12")
+    for text in ["@7", "7-14", "7-14 x12", "f3>f5", "-"]:
+        assert format_move(b, parse_move(b, text)) == text
+    assert parse_move(b, "7-14x12") == parse_move(b, "7-14 xf12")
+    for bad in ["7=14", "f99>f1", "@99", "7-14x", "7-14 x99"]:
+        with pytest.raises(NotationError):
+            parse_move(b, bad)
+    with pytest.raises(NotationError, match="does not follow"):
+        replay(Position.initial(b), "@7 x12")
+
+
+def test_replay_fills_forced_passes_and_numbers_games():
+    b = cube()
+    played = replay(Position.initial(b), "@1 1. 1-2 2. 2-3 x4")
+    moves = [m for m, _ in played]
+    assert moves == [Start(0), TailorMove(0, 1), PASS, TailorMove(1, 2, 3)]
+    assert format_game(b, moves) == "@1 1. 1-2 - 2. 2-3 x4"
+    assert played[-1][1].score == 3
+    with pytest.raises(IllegalMoveError, match="move 2"):
+        replay(Position.initial(b), "@1 1-2 2-1")
+
+
+# ---- the C core against the reference ------------------------------------------------------
+def _value_cases():
+    return data_lines("gent_values.txt")
+
+
+def test_core_values_match_the_reference_data():
+    boards, engines = {}, {}
+    cases = _value_cases()
+    assert len(cases) > 200
+    for name, outer, vertex, sewn, free, captured, side, value in cases:
+        key = (name, outer)
+        if key not in boards:
+            boards[key] = Board(load_graph(graph_source(name)), outer)
+            engines[key] = Engine(boards[key], table_mb=4)
+        b = boards[key]
+        p = Position(b, b.graph.parse_vertex(vertex), int(sewn, 16), int(free, 16),
+                     int(captured, 16), 0, int(side))
+        assert engines[key].future(p) == int(value), (name, outer, p)
+
+
+def test_core_matches_reference_live():
+    # A second, independent check: fresh random positions, solved both ways now.
+    rng = random.Random(11)
+    b = Board(load_graph(str(DATA / "gent" / "bipyramid.json")), 0)
+    engine = Engine(b, table_mb=4)
+    for _ in range(25):
+        p = Position.started(b, rng.randrange(5))
+        for _ in range(rng.randrange(2, 10)):
+            if p.is_over():
+                break
+            p = p.play(rng.choice(p.legal_moves()))
+        assert engine.future(p) == reference.future_value(p)
+
+
+def test_upper_bound_holds_and_table_is_one_bucket_safe():
+    b = Board(load_graph(str(DATA / "gent" / "wheel5.json")), 0)
+    big, tiny = Engine(b, table_mb=8), Engine(b, table_mb=0)  # 0 MB: a single bucket
+    for v in range(6):
+        p = Position.started(b, v)
+        assert big.future(p) == tiny.future(p) <= big.core.upper_bound(p.key())
+
+
+def test_line_is_optimal_and_legal():
+    b = Board(load_graph(str(DATA / "gent" / "pyramid.json")), 0)
+    engine = Engine(b, table_mb=4)
+    value = engine.value(Position.initial(b))
+    line = engine.line()
+    assert line[-1][1].is_over() and line[-1][1].score == value
+    text = format_game(b, [m for m, _ in line])
+    assert replay(Position.initial(b), text)[-1][1].score == value
+    assert value == min(reference.start_values(b))
+
+
+def test_board_run_resumes_and_refuses_other_boards(tmp_path):
+    b = Board(load_graph(str(DATA / "gent" / "wheel5.json")), 0)
+    first = BoardRun(Engine(b, 4), run_dir=tmp_path / "run").solve(first_budget=1)
+    again = BoardRun(Engine(b, 4), run_dir=tmp_path / "run", resume=True)
+    assert again.exact() and again.value_bounds() == (first["value"], first["value"])
+    assert first["start_values"] == {b.graph.vertex_name(v): x
+                                     for v, x in enumerate(reference.start_values(b))}
+    from solver.checkpoint import CheckpointError
+    with pytest.raises(CheckpointError, match="outer"):
+        BoardRun(Engine(Board(b.graph, 1), 4), run_dir=tmp_path / "run", resume=True)
+
+
+# ---- command line -------------------------------------------------------------------------
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "solver", "gent", *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_cli_solve_json_on_a_graph_file():
+    r = run("solve", "--graph", str(DATA / "gent" / "pyramid.json"), "--outer", "1-2-3-4", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    b = Board(load_graph(str(DATA / "gent" / "pyramid.json")), "1-2-3-4")
+    ref = reference.start_values(b)
+    assert out["value"] == min(ref)
+    assert out["start_values"] == {b.graph.vertex_name(v): x for v, x in enumerate(ref)}
+    assert out["nodes"] > 0 and out["seconds"] >= 0 and "small winner" in out["match"]
+
+
+def test_cli_line_analyse_show_info():
+    r = run("line", "cube", "--outer", "1-2-3-4", "--json")
+    out = json.loads(r.stdout)
+    assert out["final_score"] == out["value"] and out["line"].startswith("@")
+    r = run("analyse", "cube", "--outer", "f1", "--moves", "@1", "--json")
+    rows = json.loads(r.stdout)["analysis"]
+    assert rows[0]["value"] == max(x["value"] for x in rows)
+    r = run("show", "cube", "--outer", "1-2-3-4", "--moves", "@1 1-2 x3")
+    assert r.returncode == 0 and "score" in r.stdout.lower()
+    r = run("info", "ghent17", "--json")
+    assert json.loads(r.stdout)["automorphisms"] == 2
+
+
+@pytest.mark.parametrize("args,message", [
+    (("solve", "ghent17"), "choose the outer face"),
+    (("solve", "ghent17", "--outer", "1-2-3-4"), "not a face"),
+    (("solve", "nosuch", "--outer", "1-2-3"), "no graph file"),
+    (("solve", "cube", "--outer", "1-2-3-4", "--moves", "@1 1-7"), "not an edge"),
+    (("solve", "cube", "--outer", "1-2-3-4", "--moves", "@1 zz"), "cannot read"),
+    (("solve", "cube", "--graph", "x.json", "--outer", "1-2-3-4"), "not both"),
+    (("solve", "cube", "--outer", "1-2-3-4", "--resume"), "needs --run"),
+    (("line", "cube", "--outer", "1-2-3-4", "--table-mb", "-1"), "table size"),
+])
+def test_cli_bad_input_is_one_line_exit_2(args, message):
+    r = run(*args)
+    assert r.returncode == 2
+    assert message in r.stderr and len(r.stderr.strip().splitlines()) == 1 and not r.stdout
+
+
+def test_cli_bad_graph_file(tmp_path):
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps({"edges": [[1, 2], [2, 3], [3, 1]], "faces": [[1, 2, 3]]}))
+    r = run("solve", "--graph", str(path), "--outer", "1-2-3")
+    assert r.returncode == 2 and "exactly two" in r.stderr
