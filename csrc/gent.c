@@ -319,7 +319,9 @@ static int search(GTSolver *S, const GTPos *p, int alpha, int beta)
     if (S->stop) return 0;
     uint64_t open = open_edges(S, p, p->v);
     if (!open || !p->free) return 0;
-    int lo = 0, hi = gt_upper_bound(S, p);
+    /* The Tailor to move with a button beside one of his edges can take it now. */
+    int lo = p->side == GT_TAILOR && (faces_beside(S, open) & p->free) ? S->deg[p->v] : 0;
+    int hi = gt_upper_bound(S, p);
     if (lo >= beta) return lo; /* after a capture the window can lie below zero */
     if (hi <= alpha || lo == hi) return hi;
     GTEntry *bucket = bucket_of(S, p);
@@ -352,7 +354,11 @@ static int search(GTSolver *S, const GTPos *p, int alpha, int beta)
             score = (cap >= 0 ? 1000 : 0) + 4 * S->deg[w] + __builtin_popcountll(open_edges(S, p, w));
             if (cap >= 0) score -= 8 * exposure(S, open, cap); /* take the button hardest to reach later */
         } else if (m == GT_PASS) score = 0;
-        else score = 8 * (exposure(S, open, m & 63) - exposure(S, open, m >> 6 & 63)) - 1;
+        else {
+            int f = m & 63, g = m >> 6 & 63;
+            score = 8 * (exposure(S, open, f) - exposure(S, open, g))
+                  + 4 * (exposure(S, p->live, f) - exposure(S, p->live, g)) - 1;
+        }
         int j = i;
         while (j > 0 && moves[j - 1].score < score) { moves[j] = moves[j - 1]; j--; }
         moves[j].move = m;

@@ -1,0 +1,71 @@
+"""Tailor of Ghent benchmark: exact values of fixed positions part-way into games on the two
+17-vertex boards, with nodes and wall time, so each search idea's effect is a measured ratio.
+
+    python scripts/bench_gent.py [--plies N] [--count N] [--table-mb MB]
+
+Positions come from a fixed-seed playout in which the Tailor captures when he can, so they are
+reproducible and typical of real play.
+"""
+
+import argparse
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from solver.gent.board import Board  # noqa: E402
+from solver.gent.engine import Engine  # noqa: E402
+from solver.gent.notation import format_game  # noqa: E402
+from solver.gent.position import Position, Start, TailorMove  # noqa: E402
+
+BOARDS = [("ghent17", "11-17-13-12"), ("schneider17", "8-16-10-9")]
+
+
+def positions(board, plies, count, seed):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        p = Position.initial(board)
+        moves = [Start(rng.randrange(len(board.graph.labels)))]
+        p = p.play(moves[0])
+        while len(moves) <= plies and not p.is_over():
+            legal = p.legal_moves()
+            captures = [m for m in legal if isinstance(m, TailorMove) and m.capture is not None]
+            m = rng.choice(captures or legal)
+            moves.append(m)
+            p = p.play(m)
+        if not p.is_over():
+            out.append((p, moves))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--plies", type=int, default=12)
+    ap.add_argument("--count", type=int, default=3)
+    ap.add_argument("--table-mb", type=int, default=1024)
+    args = ap.parse_args()
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True).stdout.strip()
+    print(f"# python scripts/bench_gent.py --plies {args.plies} --count {args.count} "
+          f"--table-mb {args.table_mb}   (commit {commit})")
+    total_nodes = total_time = 0
+    for name, outer in BOARDS:
+        board = Board.load(name, outer)
+        for p, moves in positions(board, args.plies, args.count, seed=7):
+            engine = Engine(board, args.table_mb)
+            t = time.perf_counter()
+            value = engine.value(p)
+            dt = time.perf_counter() - t
+            total_nodes += engine.nodes
+            total_time += dt
+            print(f"{name:12} {format_game(board, moves):70} value {value:3}  "
+                  f"nodes {engine.nodes:>12,}  {dt:7.2f} s")
+    print(f"total nodes {total_nodes:,}  time {total_time:.2f} s")
+
+
+if __name__ == "__main__":
+    main()
