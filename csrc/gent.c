@@ -32,6 +32,7 @@ GTSolver *gt_new(int nv, int ne, int nf, int outer, const int *eu, const int *ev
     GTSolver *S = calloc(1, sizeof *S);
     if (!S) return NULL;
     S->nv = nv; S->ne = ne; S->nf = nf; S->outer = outer;
+    S->etc_min_live = 12;
     for (int e = 0; e < ne; e++) {
         S->eu[e] = eu[e]; S->ev[e] = ev[e];
         S->ef[e][0] = ef0[e]; S->ef[e][1] = ef1[e];
@@ -365,8 +366,25 @@ static int search(GTSolver *S, const GTPos *p, int alpha, int beta)
         moves[j].score = score;
     }
 
-    uint64_t nodes0 = S->nodes;
     int tailor = p->side == GT_TAILOR;
+    /* Enhanced transposition cut-off: a child whose stored bound already refutes the window
+     * ends the node before any child is searched. Near the leaves the extra probes cost more
+     * than they save. */
+    for (int i = 0; i < n && __builtin_popcountll(p->live) >= S->etc_min_live; i++) {
+        GTPos q;
+        int gain = gt_play(S, p, &q, moves[i].move), clo, chi;
+        uint16_t cm;
+        if (!gt_probe(S, &q, &clo, &chi, &cm)) continue;
+        if (tailor && clo + gain >= beta) {
+            store(S, bucket, p, clo + gain, hi, moves[i].move, 0);
+            return clo + gain;
+        }
+        if (!tailor && chi + gain <= alpha) {
+            store(S, bucket, p, lo, chi + gain, moves[i].move, 0);
+            return chi + gain;
+        }
+    }
+    uint64_t nodes0 = S->nodes;
     int best = tailor ? -1 : 1 << 20;
     uint16_t best_move = GT_NO_MOVE;
     for (int i = 0; i < n; i++) {

@@ -50,6 +50,7 @@ typedef struct {
     uint64_t table_buckets;       /* two entries per bucket */
     uint64_t nodes, tt_hits, tt_stores;
     int stop;
+    int etc_min_live;             /* enhanced transposition cut-offs with this many live edges */
     int (*poll)(void *ctx);
     void *poll_ctx;
 } GTSolver;

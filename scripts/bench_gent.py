@@ -47,16 +47,20 @@ def main():
     ap.add_argument("--plies", type=int, default=12)
     ap.add_argument("--count", type=int, default=3)
     ap.add_argument("--table-mb", type=int, default=1024)
+    ap.add_argument("--etc", type=int, default=None,
+                    help="enhanced transposition cut-offs from this many live edges (default: the core's)")
     args = ap.parse_args()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
     print(f"# python scripts/bench_gent.py --plies {args.plies} --count {args.count} "
-          f"--table-mb {args.table_mb}   (commit {commit})")
+          f"--table-mb {args.table_mb} --etc {args.etc}   (commit {commit})")
     total_nodes = total_time = 0
     for name, outer in BOARDS:
         board = Board.load(name, outer)
         for p, moves in positions(board, args.plies, args.count, seed=7):
             engine = Engine(board, args.table_mb)
+            if args.etc is not None:
+                engine.core.etc_min_live = args.etc
             t = time.perf_counter()
             value = engine.value(p)
             dt = time.perf_counter() - t

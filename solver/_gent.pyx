@@ -15,6 +15,7 @@ cdef extern from "gent.h":
         uint64_t table_buckets
         uint64_t nodes, tt_hits, tt_stores
         int stop
+        int etc_min_live
         int (*poll)(void *ctx) noexcept
         void *poll_ctx
     int GT_PASS, GT_BUTTON_FLAG
@@ -135,6 +136,15 @@ cdef class Core:
 
     def clear(self):
         gt_clear_table(self.S)
+
+    @property
+    def etc_min_live(self):
+        """Enhanced transposition cut-offs in positions with at least this many live edges."""
+        return self.S.etc_min_live
+
+    @etc_min_live.setter
+    def etc_min_live(self, int value):
+        self.S.etc_min_live = value
 
     @property
     def max_score(self):
