@@ -79,6 +79,22 @@ def add_parser(games):
     common(s)
     s.set_defaults(handler=cmd_analyse)
 
+    s = commands.add_parser("status", help="what a board run has proven so far (searches nothing)")
+    s.add_argument("run", metavar="DIR", help="run directory of `gent solve ... --run DIR`")
+    s.add_argument("--graph", metavar="FILE", default=None, help="the graph file, for a run on one")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.set_defaults(handler=cmd_status)
+
+    s = commands.add_parser("record", help="write a board run's proven value or bounds to results/gent/",
+                            description="Writes results/gent/GRAPH-OUTER.json (bounds per start vertex, "
+                                        "nodes, CPU time, commit, date, cores) from the run's journal and "
+                                        "regenerates results/gent/README.md. An exact board is solved once "
+                                        "more from scratch as a check and gets an optimal game.")
+    s.add_argument("run", metavar="DIR", help="run directory of `gent solve ... --run DIR`")
+    s.add_argument("--graph", metavar="FILE", default=None, help="the graph file, for a run on one")
+    s.add_argument("--out", metavar="DIR", default=None, help="results directory (default results/gent)")
+    s.set_defaults(handler=cmd_record)
+
     s = commands.add_parser("show", help="draw a position (text, or SVG with --svg)")
     board_args(s)
     s.add_argument("--moves", default="", help="moves played so far")
@@ -294,4 +310,40 @@ def cmd_show(args):
     else:
         print(_header(board, moves, position))
         print(text(position))
+    return 0
+
+
+def _run_status(args):
+    import os
+    from ..checkpoint import CheckpointError
+    from .results import status
+    if not os.path.exists(os.path.join(args.run, "manifest.json")):
+        raise UsageError(f"{args.run}: no run directory (manifest.json missing)")
+    try:
+        return status(args.run, args.graph)
+    except (CheckpointError, ValueError, KeyError) as e:
+        raise UsageError(str(e))
+
+
+def cmd_status(args):
+    board, run, rec = _run_status(args)
+    if args.json:
+        print(json.dumps(rec))
+        return 0
+    lo, hi = rec["value_bounds"]
+    print(f"Tailor of Ghent {rec['graph']}, outer face {rec['outer']}: "
+          + (f"value {lo}" if lo == hi else f"value proven in [{lo}, {hi}]"))
+    print("start vertices: " + " ".join(f"{v}:{a}" if a == b else f"{v}:{a}..{b}"
+                                        for v, (a, b) in rec["start_bounds"].items()))
+    print(f"{rec['probes']} probes, {rec['nodes']:,} nodes, {rec['cpu_seconds']} s of search")
+    return 0
+
+
+def cmd_record(args):
+    from .results import DEFAULT_DIR, record
+    _run_status(args)
+    rec = record(args.run, args.out or DEFAULT_DIR, args.graph)
+    lo, hi = rec["value_bounds"]
+    print(f"recorded {rec['graph']}, outer {rec['outer']}: "
+          + (f"value {lo}" if lo == hi else f"value in [{lo}, {hi}]") + f" in {args.out or DEFAULT_DIR}")
     return 0
