@@ -301,3 +301,45 @@ def test_cli_bad_graph_file(tmp_path):
     path.write_text(json.dumps({"edges": [[1, 2], [2, 3], [3, 1]], "faces": [[1, 2, 3]]}))
     r = run("solve", "--graph", str(path), "--outer", "1-2-3")
     assert r.returncode == 2 and "exactly two" in r.stderr
+
+
+# ---- results ------------------------------------------------------------------------------
+RESULTS = DATA.parent.parent / "results" / "gent"
+
+
+def _records():
+    return sorted(RESULTS.glob("*.json"))
+
+
+def test_results_exist_with_provenance():
+    names = {p.name for p in _records()}
+    assert {"cube-1-2-3-4.json", "octahedron-1-2-3.json", "ghent17-11-17-13-12.json"} <= names
+    for path in _records():
+        rec = json.loads(path.read_text())
+        for key in ("commit", "recorded", "cores", "nodes", "cpu_seconds", "run", "value_bounds"):
+            assert key in rec, (path.name, key)
+        assert path.name in (RESULTS / "README.md").read_text() or rec["graph"] in (RESULTS / "README.md").read_text()
+
+
+@pytest.mark.parametrize("path", _records(), ids=lambda p: p.name)
+def test_results_follow_from_their_runs(path):
+    # The journal of the run (committed) must prove at least what the record claims.
+    from solver.gent.results import status
+    rec = json.loads(path.read_text())
+    _, _, now = status(str(DATA.parent.parent / rec["run"]))
+    assert now["graph"] == rec["graph"] and now["outer"] == rec["outer"]
+    assert now["value_bounds"][0] >= rec["value_bounds"][0]
+    assert now["value_bounds"][1] <= rec["value_bounds"][1]
+    for v, (lo, hi) in rec["start_bounds"].items():
+        assert now["start_bounds"][v][0] >= lo and now["start_bounds"][v][1] <= hi
+
+
+@pytest.mark.parametrize("path", [p for p in _records() if json.loads(p.read_text())["exact"]],
+                         ids=lambda p: p.name)
+def test_exact_results_solve_again_and_their_games_replay(path):
+    rec = json.loads(path.read_text())
+    board = Board.load(rec["graph"], rec["outer"])
+    assert rec["value"] == Engine(board, table_mb=16).value(Position.initial(board))
+    assert replay(Position.initial(board), rec["optimal_game"])[-1][1].score == rec["value"]
+    if rec["graph"] == "prism":  # small enough for the plain minimax
+        assert rec["value"] == min(reference.start_values(board))
