@@ -204,24 +204,27 @@ int gt_play(const GTSolver *S, const GTPos *p, GTPos *q, uint16_t move)
     return gain;
 }
 
-/* Every capture puts a button on a vertex the thimble leaves, and a vertex is left with a
- * capture at most once (it then holds a button and cannot be entered again). The thimble can
- * only leave vertices it can still reach over live edges; a reached vertex other than the
- * current one needs two live edges (in and out). So the Tailor gains at most the degrees of
- * the best `free buttons` of those vertices. */
+/* An upper bound is the Tailor's best against any one strategy of Mr. Button; take "always
+ * pass". Then buttons never move, so only the buttons now in faces beside live edges can be
+ * captured, and only from a vertex with such a face beside one of its live edges. Every capture
+ * puts a button on the vertex the thimble leaves, which then cannot be entered again, so each
+ * vertex captures at most once; a vertex other than the thimble's needs two live edges (in and
+ * out). The bound is the sum of the highest degrees of such vertices, one per capturable button. */
 int gt_upper_bound(const GTSolver *S, const GTPos *p)
 {
-    int k = __builtin_popcountll(p->free);
+    uint64_t targets = p->free & faces_beside(S, p->live);
+    int k = __builtin_popcountll(targets);
     if (k == 0) return 0;
-    uint64_t leave = 0;
+    uint64_t capture_from = 0;
     for (int u = 0; u < S->nv; u++) {
-        int live = __builtin_popcountll(S->vedges[u] & p->live);
-        if (live >= (u == p->v ? 1 : 2)) leave |= 1ull << u;
+        uint64_t live = S->vedges[u] & p->live;
+        if (__builtin_popcountll(live) >= (u == p->v ? 1 : 2) && (faces_beside(S, live) & targets))
+            capture_from |= 1ull << u;
     }
     int bound = 0;
     for (int i = 0; i < S->nv && k > 0; i++) {
         int u = S->by_degree[i];
-        if (leave >> u & 1) { bound += S->deg[u]; k--; }
+        if (capture_from >> u & 1) { bound += S->deg[u]; k--; }
     }
     return bound;
 }
