@@ -1,9 +1,9 @@
 #define _GNU_SOURCE /* posix_memalign, madvise(MADV_HUGEPAGE) */
 #include "gent.h"
+#include "table_memory.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #define POLL_INTERVAL (1u << 20)
 
@@ -54,12 +54,8 @@ GTSolver *gt_new(int nv, int ne, int nf, int outer, const int *eu, const int *ev
     uint64_t buckets = 1;
     while (buckets * 2 * 2 * sizeof(GTEntry) <= table_bytes) buckets *= 2;
     S->table_buckets = buckets;
-    size_t bytes = buckets * 2 * sizeof(GTEntry), align = (size_t)2 << 20;
-    if (posix_memalign((void **)&S->table, bytes < align ? 64 : align, bytes)) { free(S); return NULL; }
-#ifdef MADV_HUGEPAGE
-    if (bytes >= align) madvise(S->table, bytes, MADV_HUGEPAGE);
-#endif
-    memset(S->table, 0, bytes);
+    S->table = table_alloc(buckets * 2 * sizeof(GTEntry));
+    if (!S->table) { free(S); return NULL; }
     return S;
 }
 

@@ -1,8 +1,8 @@
 #define _GNU_SOURCE /* posix_memalign, madvise(MADV_HUGEPAGE) */
 #include "sanjego.h"
+#include "table_memory.h"
 
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <string.h>
 
 #define BIT(c) ((uint64_t)1 << (c))
@@ -101,14 +101,8 @@ SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed,
     uint64_t buckets = 1;
     while (buckets * 2 * 4 * sizeof(SJEntry) <= table_bytes) buckets *= 2;
     S->table_buckets = buckets;
-    /* Page-aligned so the kernel can back it with huge pages: probes are
-     * random, and TLB misses otherwise dominate the search. */
-    size_t bytes = buckets * 4 * sizeof(SJEntry), align = (size_t)2 << 20;
-    if (posix_memalign((void **)&S->table, bytes < align ? 64 : align, bytes)) { free(S); return NULL; }
-#ifdef MADV_HUGEPAGE
-    if (bytes >= align) madvise(S->table, bytes, MADV_HUGEPAGE);
-#endif
-    memset(S->table, 0, bytes);
+    S->table = table_alloc(buckets * 4 * sizeof(SJEntry));
+    if (!S->table) { free(S); return NULL; }
     return S;
 }
 

@@ -43,6 +43,34 @@ def positive_int_arg(text):
     return n
 
 
+class NodeProgress:
+    """A tqdm counter of searched nodes on stderr, shown only on a terminal. `engine` is any
+    object with `nodes` and `set_progress(callback)`."""
+
+    def __init__(self, engine, quiet, label):
+        self.bar = None
+        if not quiet and sys.stderr.isatty():
+            from tqdm import tqdm
+            self.bar = tqdm(unit="node", unit_scale=True, file=sys.stderr, leave=False, desc=label)
+            self.last = engine.nodes
+            engine.set_progress(self.update)
+
+    def update(self, nodes):
+        self.bar.update(nodes - self.last)
+        self.last = nodes
+
+    def describe(self, text):
+        if self.bar is not None:
+            self.bar.set_description_str(text)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.close()
+
+
 def build_parser():
     from .gent import cli as gent_cli
     from .sanjego import cli as sanjego_cli

@@ -4,7 +4,7 @@ import json
 import sys
 import time
 
-from ..cli import UsageError, table_mb_arg
+from ..cli import NodeProgress as Progress, UsageError, table_mb_arg
 from .board import BUILTIN, Board, load_graph
 from .notation import format_game, format_move, replay
 from .position import SIDE_NAMES, Position
@@ -130,33 +130,6 @@ def setup(args):
 def make_engine(args, board):
     from .engine import Engine
     return Engine(board, table_mb=int(args.table_mb))
-
-
-class Progress:
-    """A tqdm node counter on stderr (terminal only), labelled with the question being asked."""
-
-    def __init__(self, engine, quiet, label):
-        self.bar = None
-        if not quiet and sys.stderr.isatty():
-            from tqdm import tqdm
-            self.bar = tqdm(unit="node", unit_scale=True, file=sys.stderr, leave=False, desc=label)
-            self.last = engine.nodes
-            engine.set_progress(self.update)
-
-    def update(self, nodes):
-        self.bar.update(nodes - self.last)
-        self.last = nodes
-
-    def describe(self, text):
-        if self.bar is not None:
-            self.bar.set_description_str(text)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        if self.bar is not None:
-            self.bar.close()
 
 
 def _header(board, moves, position):

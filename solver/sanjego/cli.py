@@ -5,7 +5,7 @@ import os
 import sys
 import time
 
-from ..cli import positive_int_arg as _positive_int, table_mb_arg as _table_mb
+from ..cli import NodeProgress, positive_int_arg as _positive_int, table_mb_arg as _table_mb
 from .board import Board
 from .engine import DEFAULT_TABLE_MB, MEASURES, Engine
 from .notation import PASS_TOKEN, format_game, format_move, replay
@@ -100,30 +100,6 @@ def add_parser(games):
     s.set_defaults(handler=cmd_perft)
 
 
-class Progress:
-    """A tqdm counter of searched nodes on stderr, shown only on a terminal."""
-
-    def __init__(self, engine, quiet):
-        self.bar = None
-        if not quiet and sys.stderr.isatty():
-            from tqdm import tqdm
-            self.bar = tqdm(unit="node", unit_scale=True, file=sys.stderr, leave=False,
-                            desc=f"San Jego {engine.board}")
-            self.last = engine.nodes
-            engine.set_progress(self.update)
-
-    def update(self, nodes):
-        self.bar.update(nodes - self.last)
-        self.last = nodes
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        if self.bar is not None:
-            self.bar.close()
-
-
 def _setup(args, table_mb=None):
     engine = Engine(args.board, args.measure, table_mb=table_mb or args.table_mb, seed=args.seed)
     position, moves = replay(engine.board, args.moves)
@@ -197,7 +173,7 @@ def cmd_solve(args):
         value, proof = solve_parallel(args, engine, position, moves)
         engine.core.nodes = proof.nodes
     else:
-        with Progress(engine, args.quiet):
+        with NodeProgress(engine, args.quiet, f"San Jego {engine.board}"):
             value = engine.value(position)
     seconds = time.perf_counter() - t0
     if args.json:
@@ -223,7 +199,7 @@ def _final_heights(position):
 def cmd_line(args):
     engine, position, moves = _setup(args)
     t0 = time.perf_counter()
-    with Progress(engine, args.quiet):
+    with NodeProgress(engine, args.quiet, f"San Jego {engine.board}"):
         value = engine.value(position)
         line, final = engine.line(position)
     seconds = time.perf_counter() - t0
@@ -252,7 +228,7 @@ def cmd_line(args):
 def cmd_analyse(args):
     engine, position, moves = _setup(args)
     t0 = time.perf_counter()
-    with Progress(engine, args.quiet):
+    with NodeProgress(engine, args.quiet, f"San Jego {engine.board}"):
         analysis = engine.analyse(position)
     seconds = time.perf_counter() - t0
     best = analysis[0][1] if analysis else None
@@ -319,7 +295,7 @@ def cmd_query(args):
             source = "table"
     if value is None:
         engine = Engine(engine.board, args.measure, table_mb=args.table_mb, seed=args.seed)
-        with Progress(engine, args.quiet):
+        with NodeProgress(engine, args.quiet, f"San Jego {engine.board}"):
             value = engine.value(position)
     seconds = time.perf_counter() - t0
     if args.json:
@@ -344,7 +320,7 @@ def cmd_check_line(args):
     for m in played[:args.from_ply]:
         position = position.play(m)
     t0 = time.perf_counter()
-    with Progress(engine, args.quiet):
+    with NodeProgress(engine, args.quiet, f"San Jego {engine.board}"):
         value = engine.value(position)
         bad = None
         for i in range(args.from_ply, len(played)):
