@@ -343,3 +343,10 @@ def test_exact_results_solve_again_and_their_games_replay(path):
     assert replay(Position.initial(board), rec["optimal_game"])[-1][1].score == rec["value"]
     if rec["graph"] == "prism":  # small enough for the plain minimax
         assert rec["value"] == min(reference.start_values(board))
+
+
+def test_match_result():
+    from solver.gent.cli import match_result
+    assert match_result(41, 39) == "first Tailor wins"
+    assert match_result(39, 41) == "second Tailor wins"
+    assert match_result(40, 40) == "first Tailor is the small winner"
