@@ -118,7 +118,8 @@ def test_new_run_into_existing_dir_or_resume_of_nothing_is_refused(tmp_path):
 def test_ctrl_c_or_sigterm_stops_cleanly_and_resumes(tmp_path, sig):
     run = tmp_path / "run"
     args = ["5x4", "--run", str(run), "--workers", "2", "--depth", "3", "--table-mb", "64"]
-    proc, journal = start_run_and_wait(run, args)
+    # Stop early in the run: late in it, the run can finish between the check and the signal.
+    proc, journal = start_run_and_wait(run, args, lines=3)
     os.killpg(proc.pid, sig)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and err.strip() == "python -m solver: interrupted"
