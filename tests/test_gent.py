@@ -316,7 +316,7 @@ def test_results_exist_with_provenance():
     assert {"cube-1-2-3-4.json", "octahedron-1-2-3.json", "ghent17-11-17-13-12.json"} <= names
     for path in _records():
         rec = json.loads(path.read_text())
-        for key in ("commit", "recorded", "cores", "nodes", "cpu_seconds", "run", "value_bounds"):
+        for key in ("command", "commit", "recorded", "cores", "nodes", "cpu_seconds", "run", "value_bounds"):
             assert key in rec, (path.name, key)
         assert path.name in (RESULTS / "README.md").read_text() or rec["graph"] in (RESULTS / "README.md").read_text()
 

@@ -45,7 +45,9 @@ def status(run_dir, graph_source=None, table_mb=64):
         "exact": run.exact(), "value_bounds": [lo, hi],
         "start_bounds": {g.vertex_name(v): list(b) for v, b in run.start_bounds().items()},
         "probes": run.probes, "nodes": run.nodes, "cpu_seconds": round(run.seconds, 1),
-        "run": os.path.relpath(os.path.abspath(run_dir), REPO), "created": manifest.get("created")}
+        "run": os.path.relpath(os.path.abspath(run_dir), REPO), "created": manifest.get("created"),
+        "command": (f"python -m solver gent solve {graph_source or g.name} --outer {g.face_text(board.outer)} "
+                    f"--run {os.path.relpath(os.path.abspath(run_dir), REPO)} --resume")}
 
 
 def record(run_dir, out_dir=DEFAULT_DIR, graph_source=None, table_mb=1024):
@@ -80,12 +82,15 @@ def write_readme(out_dir=DEFAULT_DIR):
              "start vertex. Where the run has not finished, the proven bounds are given instead.", "",
              "| graph | outer face | value | per start vertex (lo..hi) | probes | nodes | CPU s | commit | recorded | cores |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    commands = []
     for r in rows:
         lo, hi = r["value_bounds"]
         value = str(lo) if lo == hi else f"in [{lo}, {hi}]"
         starts = " ".join(f"{v}:{a}" if a == b else f"{v}:{a}..{b}" for v, (a, b) in r["start_bounds"].items())
         lines.append(f"| {r['graph']} | {r['outer']} | {value} | {starts} | {r['probes']} | {r['nodes']:,} "
                      f"| {r['cpu_seconds']} | {r['commit']} | {r['recorded']} | {r['cores']} |")
+        commands.append(f"- {r['graph']}, outer {r['outer']}: `{r['command']}`")
+    lines += ["", "## Commands (each continues or re-checks its run)", ""] + commands
     games = [r for r in rows if r.get("optimal_game")]
     if games:
         lines += ["", "## Optimal games", ""]
