@@ -6,6 +6,9 @@
 #include <string.h>
 
 #define POLL_INTERVAL (1u << 20)
+#ifndef ORDER_UB_WEIGHT
+#define ORDER_UB_WEIGHT 4
+#endif
 
 static inline int pop_lsb(uint64_t *m)
 {
@@ -369,10 +372,15 @@ static int search(GTSolver *S, const GTPos *p, int alpha, int beta)
     /* Enhanced transposition cut-off: a child whose stored bound already refutes the window
      * ends the node before any child is searched. Near the leaves the extra probes cost more
      * than they save. */
-    for (int i = 0; i < n && __builtin_popcountll(p->live) >= S->etc_min_live; i++) {
+    int big = __builtin_popcountll(p->live) >= S->etc_min_live;
+    for (int i = 0; i < n && big; i++) {
         GTPos q;
         int gain = gt_play(S, p, &q, moves[i].move), clo, chi;
         uint16_t cm;
+        if (moves[i].score < (1 << 20)) { /* order by the bound after the move */
+            int ub = gain + gt_upper_bound(S, &q);
+            moves[i].score += (tailor ? ub : -ub) * ORDER_UB_WEIGHT;
+        }
         if (!gt_probe(S, &q, &clo, &chi, &cm)) continue;
         if (tailor && clo + gain >= beta) {
             store(S, bucket, p, clo + gain, hi, moves[i].move, 0);
@@ -383,6 +391,13 @@ static int search(GTSolver *S, const GTPos *p, int alpha, int beta)
             return chi + gain;
         }
     }
+    if (big)
+        for (int i = 1; i < n; i++) {
+            GTMove x = moves[i];
+            int j = i;
+            while (j > 0 && moves[j - 1].score < x.score) { moves[j] = moves[j - 1]; j--; }
+            moves[j] = x;
+        }
     uint64_t nodes0 = S->nodes;
     int best = tailor ? -1 : 1 << 20;
     uint16_t best_move = GT_NO_MOVE;
