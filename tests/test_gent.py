@@ -14,6 +14,7 @@ from solver.gent.engine import Engine
 from solver.gent.errors import GraphError, IllegalMoveError, NotationError
 from solver.gent.notation import format_game, format_move, parse_move, replay
 from solver.gent.position import BUTTON, PASS, TAILOR, ButtonMove, Position, Start, TailorMove
+from solver.checkpoint import Journal
 from solver.gent.run import BoardRun
 
 CUBE_EDGES = [[1, 2], [2, 3], [3, 4], [4, 1], [5, 6], [6, 7], [7, 8], [8, 5],
@@ -350,3 +351,13 @@ def test_match_result():
     assert match_result(41, 39) == "first Tailor wins"
     assert match_result(39, 41) == "second Tailor wins"
     assert match_result(40, 40) == "first Tailor is the small winner"
+
+
+def test_board_run_ask_above_gives_the_same_values(tmp_path):
+    b = Board(load_graph(str(DATA / "gent" / "wheel5.json")), 0)
+    plain = BoardRun(Engine(b, 4)).solve()
+    run = BoardRun(Engine(b, 4), run_dir=tmp_path / "run")
+    asked = run.solve(ask_above=plain["value"] + 1)
+    first = Journal(str(tmp_path / "run" / "journal.log")).read()[0]
+    assert first["k"] == plain["value"] + 1 and first["hi"] <= plain["value"] + 1
+    assert asked["start_values"] == plain["start_values"]

@@ -69,6 +69,9 @@ def add_parser(games):
     common(s)
     s.add_argument("--run", metavar="DIR", default=None, help="run directory (manifest and journal)")
     s.add_argument("--resume", action="store_true", help="continue the run in --run DIR")
+    s.add_argument("--ask-above", metavar="K", type=int, default=None,
+                   help="ask every start first whether its value is above K (a cheap way to upper "
+                        "bounds when K is well above the value), then bisect as usual")
     s.set_defaults(handler=cmd_solve)
 
     s = commands.add_parser("line", help="an optimal game from the position to the end")
@@ -197,7 +200,7 @@ def cmd_solve(args):
             def on_probe(v, k):
                 progress.describe(f"start {board.graph.vertex_name(v)}: score > {k}?")
             try:
-                result = run.solve(on_probe)
+                result = run.solve(on_probe, ask_above=args.ask_above)
             except KeyboardInterrupt:
                 lo, hi = run.value_bounds()
                 print(f"stopped: value proven in [{lo}, {hi}]"

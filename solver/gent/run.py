@@ -78,11 +78,13 @@ class BoardRun:
                     out[v] = tuple(self.bounds[cls[0]])
         return dict(sorted(out.items()))
 
-    def solve(self, on_probe=None, first_budget=1 << 24):
+    def solve(self, on_probe=None, first_budget=1 << 24, ask_above=None):
         """Probes until every start class is exact. Rounds go over the unfinished classes,
         each probe limited to a node budget that grows fourfold per round, so that bounds for
         all starts improve together and no single hard question holds up the rest. A probe
-        over budget is abandoned (not recorded). `on_probe(start, k)` is told each question.
+        over budget is abandoned (not recorded). With `ask_above` = K a class whose bounds
+        contain K asks "value > K?" first instead of the midpoint: far above the value a "no"
+        is cheap, so this gives upper bounds early. `on_probe(start, k)` is told each question.
         Ctrl-C stops between journal records, losing only the probe in flight."""
         core = self.engine.core
         display = core.progress
@@ -91,7 +93,8 @@ class BoardRun:
         try:
             while not self.exact():
                 for cls in sorted(self.classes, key=lambda c: self.bounds[c[0]][1]):
-                    self._probe_class(cls[0], p0.play(Start(cls[0])).key(), budget, on_probe, display)
+                    self._probe_class(cls[0], p0.play(Start(cls[0])).key(), budget, on_probe, display,
+                                      ask_above)
                 budget *= 4
         finally:
             core.progress = display
@@ -103,11 +106,11 @@ class BoardRun:
             self.run.write_result(result)
         return result
 
-    def _probe_class(self, v, key, budget, on_probe, display):
+    def _probe_class(self, v, key, budget, on_probe, display, ask_above=None):
         core = self.engine.core
         b = self.bounds[v]
         while b[0] < b[1]:
-            k = (b[0] + b[1]) // 2
+            k = ask_above if ask_above is not None and b[0] <= ask_above < b[1] else (b[0] + b[1]) // 2
             if on_probe:
                 on_probe(v, k)
             n0, t0 = core.nodes, time.perf_counter()
