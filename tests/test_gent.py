@@ -287,7 +287,7 @@ def test_cli_line_analyse_show_info():
     (("solve", "nosuch", "--outer", "1-2-3"), "no graph file"),
     (("solve", "cube", "--outer", "1-2-3-4", "--moves", "@1 1-7"), "not an edge"),
     (("solve", "cube", "--outer", "1-2-3-4", "--moves", "@1 zz"), "cannot read"),
-    (("solve", "cube", "--graph", "x.json", "--outer", "1-2-3-4"), "not both"),
+    (("solve", "cube", "--graph", "x.json", "--outer", "1-2-3-4"), "exactly one of"),
     (("solve", "cube", "--outer", "1-2-3-4", "--resume"), "needs --run"),
     (("line", "cube", "--outer", "1-2-3-4", "--table-mb", "-1"), "table size"),
 ])

@@ -106,10 +106,14 @@ def add_parser(games):
     s.set_defaults(handler=cmd_show)
 
 
-def load_board(args):
+def load_graph_arg(args):
     if (args.board is None) == (args.graph is None):
-        raise UsageError(f"give a built-in board ({', '.join(BUILTIN)}) or --graph FILE, not both")
-    graph = load_graph(args.board if args.board is not None else args.graph)
+        raise UsageError(f"give exactly one of a built-in board ({', '.join(BUILTIN)}) and --graph FILE")
+    return load_graph(args.board if args.board is not None else args.graph)
+
+
+def load_board(args):
+    graph = load_graph_arg(args)
     if getattr(args, "outer", None) is None:
         quads = [f for f in range(len(graph.faces)) if len(graph.faces[f]) == 4]
         choices = ", ".join(graph.face_text(c[0]) for c in graph.face_classes(quads or None))
@@ -147,8 +151,7 @@ def _header(board, moves, position):
 
 
 def cmd_info(args):
-    graph = load_graph(args.board if args.board is not None else args.graph) \
-        if (args.board is None) != (args.graph is None) else load_board(args)
+    graph = load_graph_arg(args)
     auts = graph.automorphisms()
     info = {"graph": graph.name, "vertices": len(graph.labels), "edges": len(graph.edges),
             "faces": len(graph.faces), "automorphisms": len(auts),
