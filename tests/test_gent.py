@@ -266,6 +266,9 @@ def test_cli_solve_json_on_a_graph_file():
     assert out["value"] == min(ref)
     assert out["start_values"] == {b.graph.vertex_name(v): x for v, x in enumerate(ref)}
     assert out["nodes"] > 0 and out["seconds"] >= 0 and "small winner" in out["match"]
+    assert out["equivalent_outer"] == ["1-2-3-4"]  # the square is the only one of its kind
+    r = run("solve", "cube", "--outer", "1-2-3-4", "--json")
+    assert len(json.loads(r.stdout)["equivalent_outer"]) == 6
 
 
 def test_cli_line_analyse_show_info():

@@ -213,7 +213,10 @@ def cmd_solve(args):
         result["match"] = (f"both players score {result['value']} as Tailor; "
                            f"{match_result(result['value'], result['value'])}")
     seconds = time.perf_counter() - t0
-    out = {"board": board.graph.name, "outer": board.graph.face_text(board.outer),
+    g = board.graph
+    same_outer = next(c for c in g.face_classes() if board.outer in c)
+    out = {"board": g.name, "outer": g.face_text(board.outer),
+           "equivalent_outer": [g.face_text(f) for f in same_outer],
            "moves": [format_move(board, m) for m in moves], **result,
            "nodes": result.get("nodes", engine.nodes) if args.run else engine.nodes,
            "seconds": round(seconds, 3)}
