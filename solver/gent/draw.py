@@ -12,11 +12,11 @@ SVG elements carry one class each so that tools and tests can find them: "edge",
 
 import math
 import os
-import tempfile
 import xml.etree.ElementTree as ET
 
 import numpy as np
 
+from ..checkpoint import atomic_write
 from .notation import format_move
 from .position import SIDE_NAMES, ButtonMove, TailorMove
 
@@ -269,24 +269,6 @@ def text(position):
 
 
 # ---- files ----------------------------------------------------------------------------
-def _write_atomically(path, content):
-    directory = os.path.dirname(path) or "."
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".",
-                               suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(content)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-
-
 def _ply_title(board, k, move):
     if k == 0 and move is None:
         return "ply 0"
@@ -302,6 +284,6 @@ def write_svg_sequence(positions_and_moves, directory, prefix="ply"):
     for k, (move, position) in enumerate(positions_and_moves):
         path = os.path.join(directory, f"{prefix}-{k:03d}.svg")
         content = svg(position, last_move=move, title=_ply_title(position.board, k, move))
-        _write_atomically(path, content)
+        atomic_write(path, content.encode())
         paths.append(path)
     return paths
