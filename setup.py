@@ -11,14 +11,14 @@ extensions = [
         "solver._sanjego",
         sources=["solver/_sanjego.pyx", "csrc/sanjego.c"],
         include_dirs=["csrc"],
-        depends=["csrc/sanjego.h", "csrc/table_memory.h"],
+        depends=["csrc/sanjego.h", "csrc/table_memory.h", "solver/_poll.pxi"],
         extra_compile_args=["-O3", "-std=c11", *cpu_flags],
     ),
     Extension(
         "solver._gent",
         sources=["solver/_gent.pyx", "csrc/gent.c"],
         include_dirs=["csrc"],
-        depends=["csrc/gent.h", "csrc/table_memory.h"],
+        depends=["csrc/gent.h", "csrc/table_memory.h", "solver/_poll.pxi"],
         extra_compile_args=["-O3", "-std=c11", *cpu_flags],
     ),
 ]

@@ -4,7 +4,6 @@
 values are the score the Tailor still earns from the position."""
 
 from libc.stdint cimport uint16_t, uint64_t
-from cpython.exc cimport PyErr_CheckSignals
 
 cdef extern from "gent.h":
     ctypedef struct GTPos:
@@ -35,16 +34,7 @@ PASS_CODE = GT_PASS
 BUTTON_FLAG = GT_BUTTON_FLAG
 
 
-cdef int _poll(void *ctx) noexcept with gil:
-    cdef Core core = <Core>ctx
-    try:
-        PyErr_CheckSignals()
-        if core.progress is not None:
-            core.progress(core.S.nodes)
-    except BaseException as e:
-        core._pending = e
-        return 1
-    return 0
+include "_poll.pxi"
 
 
 cdef class Core:

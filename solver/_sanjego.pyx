@@ -3,7 +3,6 @@
 height and owner bytes plus the side to move; the C core reduces them itself."""
 
 from libc.stdint cimport uint8_t, uint64_t
-from cpython.exc cimport PyErr_CheckSignals
 
 cdef extern from "sanjego.h":
     ctypedef struct SJPos:
@@ -31,16 +30,7 @@ cdef extern from "sanjego.h":
 MEASURES = {"margin": SJ_MARGIN, "outcome": SJ_OUTCOME}
 
 
-cdef int _poll(void *ctx) noexcept with gil:
-    cdef Core core = <Core>ctx
-    try:
-        PyErr_CheckSignals()
-        if core.progress is not None:
-            core.progress(core.S.nodes)
-    except BaseException as e:
-        core._pending = e
-        return 1
-    return 0
+include "_poll.pxi"
 
 
 cdef class Core:
