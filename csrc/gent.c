@@ -228,26 +228,6 @@ int gt_upper_bound(const GTSolver *S, const GTPos *p)
     return bound;
 }
 
-static uint64_t perft(GTSolver *S, const GTPos *p, int depth)
-{
-    if (depth == 0) return 1;
-    uint16_t moves[4 * GT_MAX + 8];
-    int n = gt_moves(S, p, moves);
-    if (depth == 1) return (uint64_t)n;
-    uint64_t total = 0;
-    for (int i = 0; i < n; i++) {
-        GTPos q;
-        gt_play(S, p, &q, moves[i]);
-        total += perft(S, &q, depth - 1);
-    }
-    return total;
-}
-
-uint64_t gt_perft(GTSolver *S, const GTPos *p, int depth)
-{
-    return perft(S, p, depth);
-}
-
 static inline uint64_t mix(uint64_t x)
 {
     x ^= x >> 31; x *= 0x7fb5d329728ea185ull;

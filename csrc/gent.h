@@ -65,7 +65,6 @@ void gt_normalize(const GTSolver *S, GTPos *p);
 int gt_moves(const GTSolver *S, const GTPos *p, uint16_t *moves);
 int gt_play(const GTSolver *S, const GTPos *p, GTPos *q, uint16_t move);  /* returns the gain */
 int gt_upper_bound(const GTSolver *S, const GTPos *p);
-uint64_t gt_perft(GTSolver *S, const GTPos *p, int depth);
 int gt_search(GTSolver *S, const GTPos *p, int alpha, int beta);
 int gt_solve_between(GTSolver *S, const GTPos *p, int lo, int hi);
 int gt_probe(const GTSolver *S, const GTPos *p, int *lo, int *hi, uint16_t *move);

@@ -3,7 +3,7 @@
 (vertex, sewn edges, free-button faces, captured vertices, side to move), sets as int masks;
 values are the score the Tailor still earns from the position."""
 
-from libc.stdint cimport uint16_t, uint64_t
+from libc.stdint cimport uint64_t
 
 cdef extern from "gent.h":
     ctypedef struct GTPos:
@@ -17,21 +17,14 @@ cdef extern from "gent.h":
         int etc_min_live
         int (*poll)(void *ctx) noexcept
         void *poll_ctx
-    int GT_PASS, GT_BUTTON_FLAG
     GTSolver *gt_new(int nv, int ne, int nf, int outer, const int *eu, const int *ev,
                      const int *ef0, const int *ef1, uint64_t table_bytes)
     void gt_free(GTSolver *S)
     void gt_clear_table(GTSolver *S)
     void gt_load(const GTSolver *S, GTPos *p, int v, uint64_t sewn, uint64_t free, uint64_t capt, int side)
-    int gt_moves(const GTSolver *S, const GTPos *p, uint16_t *moves)
     int gt_upper_bound(const GTSolver *S, const GTPos *p)
-    uint64_t gt_perft(GTSolver *S, const GTPos *p, int depth) nogil
     int gt_search(GTSolver *S, const GTPos *p, int alpha, int beta) nogil
     int gt_solve_between(GTSolver *S, const GTPos *p, int lo, int hi) nogil
-    int gt_probe(const GTSolver *S, const GTPos *p, int *lo, int *hi, uint16_t *move)
-
-PASS_CODE = GT_PASS
-BUTTON_FLAG = GT_BUTTON_FLAG
 
 
 include "_poll.pxi"
@@ -95,34 +88,9 @@ cdef class Core:
         self._raise_pending()
         return v
 
-    def moves(self, key):
-        """Raw move codes in generation order. Mr. Button's moves that cannot matter (in a
-        part of the board where no capture can happen any more) are left out."""
-        cdef GTPos p = self._pos(key)
-        cdef uint16_t buf[300]
-        cdef int n = gt_moves(self.S, &p, buf)
-        return [buf[i] for i in range(n)]
-
-    def perft(self, key, int depth):
-        """Move sequences of `depth` plies in the reduced game (see moves)."""
-        cdef GTPos p = self._pos(key)
-        cdef uint64_t n
-        with nogil:
-            n = gt_perft(self.S, &p, depth)
-        return n
-
     def upper_bound(self, key):
         cdef GTPos p = self._pos(key)
         return gt_upper_bound(self.S, &p)
-
-    def probe(self, key):
-        """(lo, hi, move code) stored for `key`, or None."""
-        cdef GTPos p = self._pos(key)
-        cdef int lo, hi
-        cdef uint16_t m
-        if gt_probe(self.S, &p, &lo, &hi, &m):
-            return lo, hi, m
-        return None
 
     def clear(self):
         gt_clear_table(self.S)

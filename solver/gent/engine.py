@@ -1,7 +1,7 @@
 """The Tailor of Ghent solver: the C core behind a Position-level API."""
 
-from .._gent import BUTTON_FLAG, PASS_CODE, Core
-from .position import PASS, TAILOR, ButtonMove, Position, Start, TailorMove
+from .._gent import Core
+from .position import TAILOR, Position, Start
 
 
 class Engine:
@@ -19,25 +19,6 @@ class Engine:
 
     def set_progress(self, callback):
         self.core.progress = callback
-
-    def encode(self, position, move):
-        if move is PASS:
-            return PASS_CODE
-        if isinstance(move, ButtonMove):
-            return move.src | move.dst << 6 | BUTTON_FLAG
-        g = self.board.graph
-        e = g.edge_index[(min(move.src, move.dst), max(move.src, move.dst))]
-        return e | (0 if move.capture is None else move.capture + 1) << 6
-
-    def decode(self, position, code):
-        if code == PASS_CODE:
-            return PASS
-        if code & BUTTON_FLAG:
-            return ButtonMove(code & 63, code >> 6 & 63)
-        i, j = self.board.graph.edges[code & 63]
-        dst = j if i == position.vertex else i
-        cap = (code >> 6) - 1
-        return TailorMove(position.vertex, dst, None if cap < 0 else cap)
 
     def future(self, position, lo=0, hi=255):
         """Score the Tailor still earns from `position` (exact)."""
@@ -99,6 +80,3 @@ class Engine:
             position = position.play(m)
             out.append((m, position))
         return out
-
-    def perft(self, position, depth):
-        return self.core.perft(position.key(), depth)

@@ -40,14 +40,15 @@ def status(run_dir, graph_source=None, table_mb=64):
     run = BoardRun(Engine(board, table_mb=table_mb), run_dir=run_dir, resume=True)
     lo, hi = run.value_bounds()
     g = board.graph
+    rel_run = os.path.relpath(os.path.abspath(run_dir), REPO)
     return board, run, {
         "game": "gent", "graph": g.name, "outer": g.face_text(board.outer),
         "exact": run.exact(), "value_bounds": [lo, hi],
         "start_bounds": {g.vertex_name(v): list(b) for v, b in run.start_bounds().items()},
         "probes": run.probes, "nodes": run.nodes, "cpu_seconds": round(run.seconds, 1),
-        "run": os.path.relpath(os.path.abspath(run_dir), REPO), "created": manifest.get("created"),
+        "run": rel_run, "created": manifest.get("created"),
         "command": (f"python -m solver gent solve {graph_source or g.name} --outer {g.face_text(board.outer)} "
-                    f"--run {os.path.relpath(os.path.abspath(run_dir), REPO)} --resume")}
+                    f"--run {rel_run} --resume")}
 
 
 def record(run_dir, out_dir=DEFAULT_DIR, graph_source=None, table_mb=1024):
