@@ -6,6 +6,8 @@
 #include <string.h>
 
 #define BIT(c) ((uint64_t)1 << (c))
+
+_Static_assert(sizeof(SJEntry) == 16, "four table entries per 64-byte cache line");
 #define POLL_INTERVAL (1u << 20)
 #ifndef TEMPO_SCORE
 #define TEMPO_SCORE 0
@@ -354,7 +356,7 @@ static int ilog2(uint64_t x)
     return x ? 63 - __builtin_clzll(x) : 0;
 }
 
-static void store(SJSolver *S, SJEntry *bucket, uint64_t key1, uint32_t lock2,
+static void store(SJSolver *S, SJEntry *bucket, uint64_t key1, uint16_t lock2,
                   int lo, int hi, int from, int to, int work)
 {
     SJEntry *victim = NULL;
@@ -390,7 +392,7 @@ static inline SJEntry *bucket_of(const SJSolver *S, uint64_t key2)
     return &S->table[(key2 & (S->table_buckets - 1)) * 4];
 }
 
-static inline const SJEntry *find(const SJEntry *bucket, uint64_t key1, uint32_t lock2)
+static inline const SJEntry *find(const SJEntry *bucket, uint64_t key1, uint16_t lock2)
 {
     for (int i = 0; i < 4; i++) {
         const SJEntry *e = &bucket[i];
@@ -410,17 +412,28 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
         q.side ^= 1;
         return search(S, &q, alpha, beta);
     }
+    if (S->reduce_groups && __builtin_popcountll(p->occ) == 2) {
+        /* Two towers left: with group reduction they are neighbours of different
+         * owners. Stacking one's own tower onto the other ends the game with the
+         * whole height for the mover; spending a tempo move instead only lets the
+         * opponent (who has no tempo left after normalize_tempo) do the same. */
+        int height = p->height[__builtin_ctzll(p->occ)] + p->height[63 - __builtin_clzll(p->occ)];
+        int b0 = p->best[0][0], b1 = p->best[1][0];
+        if (p->side == 0) { if (height > b0) b0 = height; }
+        else if (height > b1) b1 = height;
+        return b0 - b1;
+    }
     uint64_t key1 = 0, key2 = 0;
     int s = 0;
     SJEntry *bucket = NULL;
-    uint32_t lock2 = 0;
+    uint16_t lock2 = 0;
     int hint_from = -1, hint_to = -1;
     int use_table = __builtin_popcountll(p->occ) >= S->table_min_towers;
     if (use_table) {
         /* Fetch the bucket while the bounds are computed. */
         s = canonical(S, p, &key1, &key2);
         bucket = bucket_of(S, key2);
-        lock2 = (uint32_t)(key2 >> 32);
+        lock2 = (uint16_t)(key2 >> 32);
         __builtin_prefetch(bucket);
     }
     int lo, hi;
@@ -491,7 +504,7 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
             if (__builtin_popcountll(q.occ) < S->table_min_towers) continue;
             uint64_t c1, c2;
             canonical(S, &q, &c1, &c2);
-            const SJEntry *ce = find(bucket_of(S, c2), c1, (uint32_t)(c2 >> 32));
+            const SJEntry *ce = find(bucket_of(S, c2), c1, (uint16_t)(c2 >> 32));
             if (!ce) continue;
             if (side == 0 && ce->lo >= beta) return ce->lo;
             if (side == 1 && ce->hi <= alpha) return ce->hi;

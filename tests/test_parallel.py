@@ -126,3 +126,27 @@ def test_ctrl_c_or_sigterm_stops_cleanly_and_resumes(tmp_path, sig):
     assert "session_wall" in Journal(journal).read()[-1]
     r = subprocess.run(solve_cmd(*args, "--resume"), capture_output=True, text=True, timeout=300)
     assert r.returncode == 0 and json.loads(r.stdout)["value"] == 2
+
+
+def test_schedule_tries_deciding_moves_first_and_spreads_workers():
+    board = Board.parse("4x3")
+    proof = ParallelProof(Engine(board, table_mb=4), Position.start(board), [], 2, workers=2)
+    k = 1
+    root = proof.root
+    first, second = root.children[0], root.children[1]
+    # Pretend a later reply to the first move refuted it (< k); that reply,
+    # where it is legal, must then be tried first after every other first move.
+    j = next(j for j, m in enumerate(first.moves) if j > 0 and m in second.moves[1:])
+    refuting_move = first.moves[j]
+    proof.bounds[first.children[j].key] = [-12, 0]
+    memo = proof.intervals()
+    assert proof.deciding_moves(k, memo) == {(1, refuting_move): 1}
+    order = proof.schedule(k, memo, busy=set())
+    assert len({leaf.key for leaf in order}) == len(order)
+    undecided = {leaf.key for leaf, _ in proof.undecided_leaves(k, memo)}
+    assert {leaf.key for leaf in order} == undecided
+    assert first.key not in {leaf.key for leaf in order}  # decided: all its leaves are irrelevant
+    assert order[0] is second.children[second.moves.index(refuting_move)]
+    # The second pick is the first reply to another first move, not a sibling of the first.
+    assert order[1] not in second.children
+    assert proof.schedule(k, memo, busy={order[0].key})[0] is order[1]

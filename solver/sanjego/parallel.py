@@ -5,11 +5,19 @@ symmetric positions merged by their canonical key). Each frontier leaf carries
 bounds [lo, hi] on its value; interior nodes get theirs by minimax over the
 children. The root value is found with null-window questions "is it >= k?",
 choosing k as the single-process solver does (gallop out from 0, then bisect).
-A question is answered by sending undecided leaves, in move order, to the
-workers as null-window searches; each answer tightens that leaf's bounds and is
-appended to the run's journal before it counts. Leaves that earlier answers made
-irrelevant (a max node already has a child >= k, a min node one < k) are never
-sent: alpha-beta at the frontier.
+A question is answered by sending undecided leaves to the workers as
+null-window searches; each answer tightens that leaf's bounds and is appended to
+the run's journal before it counts. Leaves that earlier answers made irrelevant
+(a max node already has a child >= k, a min node one < k) are never sent:
+alpha-beta at the frontier.
+
+Order matters because one answer can make others irrelevant. Within a node,
+moves that already decided other nodes of the frontier for the same question
+(a refutation that works for one first move often works for the next) are
+tried first, then the core's static order. With several workers, every second
+free worker takes the depth-first next leaf and the others take leaves that
+are first choices below the root, so that the workers spread over the root's
+moves instead of racing each other for the same reply.
 """
 
 import concurrent.futures
@@ -59,12 +67,13 @@ def move_order(position, move):
 
 
 class Node:
-    __slots__ = ("position", "key", "children", "maximise", "final")
+    __slots__ = ("position", "key", "children", "moves", "maximise", "final")
 
     def __init__(self, position):
         self.position = position
         self.key = position.canonical_key()
         self.children = None
+        self.moves = None
         self.maximise = position.side == 0
         self.final = None
 
@@ -84,8 +93,8 @@ def build_frontier(root, depth, measure):
         elif d == 0:
             leaves.append(node)
         else:
-            moves = sorted(position.legal_moves(), key=lambda m: -move_order(position, m))
-            node.children = [build(position.play(m), d - 1) for m in moves]
+            node.moves = sorted(position.legal_moves(), key=lambda m: -move_order(position, m))
+            node.children = [build(position.play(m), d - 1) for m in node.moves]
         return node
 
     return build(root, depth), leaves
@@ -231,23 +240,70 @@ class ParallelProof:
         iv(self.root)
         return memo
 
-    def undecided_leaves(self, k, memo):
-        """Leaves whose answer to ">= k" can still change the root's, in search order."""
-        out, seen = [], set()
+    def deciding_moves(self, k, memo):
+        """How many interior nodes each (side, move) has decided for ">= k": a max
+        node's child >= k or a min node's child < k."""
+        counts, seen, stack = {}, set(), [self.root]
+        while stack:
+            node = stack.pop()
+            if node.key in seen or node.children is None:
+                continue
+            seen.add(node.key)
+            side = node.position.side
+            for move, child in zip(node.moves, node.children):
+                lo, hi = memo[child.key]
+                if (lo >= k) if node.maximise else (hi < k):
+                    counts[side, move] = counts.get((side, move), 0) + 1
+                stack.append(child)
+        return counts
 
-        def walk(node):
+    def undecided_leaves(self, k, memo):
+        """Leaves whose answer to ">= k" can still change the root's, depth-first in
+        search order, each with the number of times its path below the root leaves
+        a node by other than its first undecided child."""
+        out, seen = [], set()
+        deciding = self.deciding_moves(k, memo)
+
+        def walk(node, detours):
             lo, hi = memo[node.key]
             if lo >= k or hi < k or node.key in seen:
                 return
             seen.add(node.key)
             if node.children is None:
-                out.append(node)
+                out.append((node, detours))
                 return
-            for c in node.children:
-                walk(c)
+            side = node.position.side
+            order = sorted(range(len(node.children)),
+                           key=lambda i: -deciding.get((side, node.moves[i]), 0))
+            first = True
+            for i in order:
+                child = node.children[i]
+                clo, chi = memo[child.key]
+                if clo >= k or chi < k:
+                    continue
+                walk(child, detours + (0 if first or node is self.root else 1))
+                first = False
 
-        walk(self.root)
+        walk(self.root, 0)
         return out
+
+    def schedule(self, k, memo, busy):
+        """Undecided leaves not in `busy`, in the order free workers should take
+        them: alternately the depth-first next and the next with fewest detours
+        (counting the busy workers as having taken the first turns)."""
+        leaves = [(leaf, d) for leaf, d in self.undecided_leaves(k, memo) if leaf.key not in busy]
+        deep = [leaf for leaf, _ in leaves]
+        wide = [leaf for leaf, _ in sorted(leaves, key=lambda e: e[1])]  # stable: depth-first ties
+        order, taken, heads = [], set(), [0, 0]
+        while len(order) < len(leaves):
+            lane = (len(order) + len(busy)) % 2
+            queue = (deep, wide)[lane]
+            while queue[heads[lane]].key in taken:
+                heads[lane] += 1
+            leaf = queue[heads[lane]]
+            taken.add(leaf.key)
+            order.append(leaf)
+        return order
 
     def solve(self):
         """Runs to the end; returns the exact value of the position."""
@@ -275,8 +331,7 @@ class ParallelProof:
                     k = None
                 if k is None:
                     k = min(max(med, lo), hi - 1) + 1
-                todo = [leaf for leaf in self.undecided_leaves(k, memo)
-                        if (leaf.key, k) not in inflight.values()]
+                todo = self.schedule(k, memo, {key for key, fk in inflight.values() if fk == k})
                 for leaf in todo[:max(0, self.workers - len(inflight))]:
                     p = leaf.position
                     inflight[pool.submit(self.config, p.heights, p.owners, p.side, k)] = (leaf.key, k)
