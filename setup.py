@@ -21,6 +21,20 @@ extensions = [
         depends=["csrc/gent.h", "csrc/table_memory.h", "solver/_poll.pxi"],
         extra_compile_args=["-O3", "-std=c11", *cpu_flags],
     ),
+    Extension(
+        "solver._serans",
+        sources=["solver/_serans.pyx", "csrc/serans.c"],
+        include_dirs=["csrc"],
+        depends=["csrc/serans.h", "csrc/table_memory.h", "solver/_poll.pxi"],
+        extra_compile_args=["-O3", "-std=c11", *cpu_flags],
+    ),
+    Extension(
+        "solver._life",
+        sources=["solver/_life.pyx", "csrc/life.c"],
+        include_dirs=["csrc"],
+        depends=["csrc/life.h"],
+        extra_compile_args=["-O3", "-std=c11", *cpu_flags],
+    ),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives={"language_level": "3"}))

@@ -4,9 +4,15 @@ Bad input exits with status 2 and one line on stderr; Ctrl-C or SIGTERM exits wi
 """
 
 import argparse
+import importlib
 import os
 import signal
 import sys
+
+from .errors import InputError
+
+# Each game is a package solver.GAME whose cli module has add_parser(subparsers).
+GAMES = ("sanjego", "gent", "serans", "life")
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -16,7 +22,7 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-class UsageError(Exception):
+class UsageError(InputError):
     """Bad input found after parsing; reported like an argparse error."""
 
 
@@ -72,14 +78,11 @@ class NodeProgress:
 
 
 def build_parser():
-    from .gent import cli as gent_cli
-    from .sanjego import cli as sanjego_cli
-
     parser = ArgumentParser(prog="python -m solver", description=__doc__.splitlines()[0].rstrip("."))
     games = parser.add_subparsers(dest="game", metavar="GAME", parser_class=ArgumentParser)
     games.required = True
-    sanjego_cli.add_parser(games)
-    gent_cli.add_parser(games)
+    for game in GAMES:
+        importlib.import_module(f".{game}.cli", __package__).add_parser(games)
     return parser
 
 
@@ -88,9 +91,6 @@ def _interrupt(signum, frame):
 
 
 def main(argv=None):
-    from .gent.errors import GentError
-    from .sanjego.errors import SanJegoError
-
     # A batch system stops jobs with SIGTERM: treat it like Ctrl-C, so runs journal their
     # state and worker processes are ended.
     signal.signal(signal.SIGTERM, _interrupt)
@@ -98,7 +98,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         return args.handler(args) or 0
-    except (SanJegoError, GentError, UsageError) as e:
+    except InputError as e:
         print(f"{parser.prog} {args.game}: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

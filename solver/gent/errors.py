@@ -1,7 +1,9 @@
 """Errors of the Tailor of Ghent; the command line turns each into exit status 2."""
 
+from ..errors import InputError
 
-class GentError(Exception):
+
+class GentError(InputError):
     """Base class for bad input to the Tailor of Ghent."""
 
 

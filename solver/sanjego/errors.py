@@ -1,7 +1,9 @@
 """Exceptions for bad San Jego input. All derive from SanJegoError (a ValueError)."""
 
+from ..errors import InputError
 
-class SanJegoError(ValueError):
+
+class SanJegoError(InputError, ValueError):
     """Base class: the input does not describe a legal San Jego board, move or game."""
 
 
