@@ -1,4 +1,4 @@
-"""`python -m solver sanjego {solve,line,analyse,perft}`."""
+"""`python -m solver sanjego {solve,line,analyse,query,check-line,record,perft,series,show}`."""
 
 import json
 import os
@@ -98,6 +98,50 @@ def add_parser(games):
     s.add_argument("--moves", default="", help="moves from the start position")
     s.add_argument("--reference", action="store_true", help="use the plain-Python rules instead of the C core")
     s.set_defaults(handler=cmd_perft)
+    add_series_and_show(commands, common)
+
+
+def add_series_and_show(commands, common):
+    """The `series` and `show` commands (issue 8)."""
+    from .series import MAX_SOLVE_CELLS
+    s = commands.add_parser(
+        "series", help="how a series (Serienspiel) of games ends with both players optimal",
+        description="Plays out a series by the rules' scoring: the right to start alternates game by "
+                    "game (A starts games 1, 3, 5, ...; B games 2, 4, 6, ...); a big win scores 3-0, a "
+                    "small win 2-1, a draw 0-0; whoever first has 10 or more points wins, and 11-10 is a "
+                    "small overall win. Assumes both players play every game optimally for the rules "
+                    "outcome (big win > small win > draw, i.e. for the most points ahead in that game), so "
+                    "every game with the same starter ends the same: as the board's solved outcome "
+                    "from its starter's view. A series of draws never ends and is reported so. "
+                    "The outcome comes from results/sanjego/WxH.json (or the transposed board's, the "
+                    "same game), else small boards are solved on the spot.")
+    s.add_argument("board", type=_board, help="board size WxH, e.g. 4x2")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument("--results", metavar="DIR", default=None,
+                   help="directory of solved boards (default results/sanjego of this checkout)")
+    s.add_argument("--max-cells", type=_positive_int, default=MAX_SOLVE_CELLS,
+                   help="solve a board without a recorded outcome only up to this many cells "
+                        f"(default {MAX_SOLVE_CELLS}: well under a second); larger ones are refused")
+    s.add_argument("--table-mb", type=_table_mb, default=64,
+                   help="transposition table size in MB when solving (default 64)")
+    s.set_defaults(handler=cmd_series)
+
+    s = commands.add_parser(
+        "show", help="a picture of a position: text, or SVG files one per ply",
+        description="Draws the position after --moves as text (a tower as height and owner letter, "
+                    "a: first player, b: second; the last move's target marked *, its vacated cell o). "
+                    "--line appends an optimal continuation to the end of the game (for --measure). "
+                    "--svg DIR writes one SVG picture per ply from the start of the game (DIR/000.svg is "
+                    "the start, 001.svg after the first move, ...; towers coloured by owner, first "
+                    "player yellow and second green, heights written on them, the last move an arrow) "
+                    "and DIR/index.html showing them in order; older numbered pictures in DIR beyond "
+                    "this game's are removed.")
+    common(s, moves_help="moves from the start position (numbered or not)")
+    s.add_argument("--line", action="store_true",
+                   help="append an optimal continuation to the end of the game (solves the position)")
+    s.add_argument("--svg", metavar="DIR", default=None,
+                   help="write DIR/000.svg, DIR/001.svg, ... (one per ply) and DIR/index.html")
+    s.set_defaults(handler=cmd_show)
 
 
 def _setup(args, table_mb=None):
@@ -371,3 +415,98 @@ def cmd_record(args):
         check = "verified by a second run" if r["verify"] else "not yet verified by a second run"
         print(f"{args.board} {measure}: {r['value']}  ({r['nodes']} nodes; {check}; "
               f"{r['table_positions']} table positions)")
+
+
+def cmd_series(args):
+    from .series import PLAYERS, optimal_series
+    series, value, source = optimal_series(args.board, results_dir=args.results,
+                                           max_cells=args.max_cells, table_mb=args.table_mb)
+    if args.json:
+        out = {"board": str(args.board), "outcome": OUTCOME_NAMES[value], "source": source,
+               "assumes": "both players optimal in every game; the start alternates, A starts game 1; "
+                          "each game's result is from its starter's view"}
+        out.update(series.as_dict())
+        print(json.dumps(out))
+        return
+    if source["kind"] == "results":
+        path = source["file"]
+        if not os.path.relpath(path).startswith(".."):
+            path = os.path.relpath(path)
+        where = f"from {path}" + (f", the transposed board {source['board']} (the same game)"
+                                  if source["transposed"] else "")
+        where += f", commit {source['commit']}" if source.get("commit") else ""
+    else:
+        where = f"solved now: {source['nodes']} nodes, {source['seconds']:.2f} s"
+    print(f"San Jego {args.board} series, both players optimal in every game")
+    print(f"each game under best play: {OUTCOME_NAMES[value]} for its starter ({where})")
+    print("A starts games 1, 3, 5, ...; B starts games 2, 4, 6, ...")
+    print(f"{'game':>4}  {'starter':<7}  {'result':<14}  {'points':>6}  {'score':>6}")
+    for g in series.games:
+        winner = g.winner_name()
+        result = "draw" if winner is None else f"{winner} wins {'big' if abs(g.result) == 2 else 'small'}"
+        print(f"{g.number:>4}  {PLAYERS[g.starter]:<7}  {result:<14}  {'%d-%d' % g.points:>6}  "
+              f"{'%d-%d' % g.score:>6}")
+    print(f"series: {series.summary()}")
+
+
+def cmd_show(args):
+    from ..cli import UsageError
+    from . import draw
+    if args.svg is not None and os.path.exists(args.svg) and not os.path.isdir(args.svg):
+        raise UsageError(f"--svg {args.svg}: exists and is not a directory")
+    engine, position, moves = _setup(args) if args.line else (None, *replay(args.board, args.moves))
+    line, final, value, seconds = [], position, None, 0.0
+    if args.line:
+        t0 = time.perf_counter()
+        with NodeProgress(engine, args.quiet, f"San Jego {args.board}"):
+            value = engine.value(position)
+            line, final = engine.line(position)
+        seconds = time.perf_counter() - t0
+    paths = []
+    if args.svg is not None:
+        frames = draw.game_frames(args.board, moves + line)
+        heading = f"San Jego {args.board}: " + (format_game(args.board, moves + line).replace("\n", " ")
+                                                 or "start position")
+        try:
+            paths = draw.write_svg_sequence(frames, args.svg, heading=heading, line_from=len(moves))
+        except OSError as e:
+            raise UsageError(f"--svg {args.svg}: {e.strerror or e}") from None
+    last = moves[-1] if moves else None
+    if args.json:
+        out = {"board": str(args.board), "moves": [format_move(args.board, m) for m in moves],
+               "to_move": None if position.is_over() else ("first" if position.side == FIRST else "second"),
+               "heights": list(position.heights), "owners": list(position.owners),
+               "picture": draw.text(position, last)}
+        if args.line:
+            out.update(measure=args.measure, value=value_name(value, args.measure),
+                       line=[format_move(args.board, m) for m in line], final_margin=final.margin(),
+                       final_outcome=OUTCOME_NAMES[final.outcome()], nodes=engine.nodes,
+                       seconds=round(seconds, 3))
+        if args.svg is not None:
+            out.update(svg=paths, index=os.path.join(args.svg, "index.html"))
+        print(json.dumps(out))
+        return
+    to_move = draw.side_to_move(position)
+    head = f"San Jego {args.board} after {len(moves)} moves ({to_move})"
+    if moves:
+        before = draw.game_frames(args.board, moves)[-1][2]
+        head += f"; last move {draw.move_text(before, last)}"
+    print(head)
+    print(draw.text(position, last))
+    print(draw.status_line(position))
+    if args.svg is None:
+        print(draw.legend())
+    if args.line:
+        print(f"optimal continuation ({args.measure}, value {format_value(value, args.measure)}):")
+        if line:
+            print(format_game(args.board, line, first_ply=len(moves)))
+            before = draw.game_frames(args.board, line, start=position)[-1][2]
+            print(f"final position; last move {draw.move_text(before, line[-1])}")
+            print(draw.text(final, line[-1]))
+            print(draw.status_line(final))
+        else:
+            print("(the game is over)")
+        print(_stats(engine, seconds))
+    if args.svg is not None:
+        print(f"wrote {len(paths)} pictures ({os.path.basename(paths[0])} to {os.path.basename(paths[-1])}) "
+              f"and index.html to {args.svg}")
