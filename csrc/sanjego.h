@@ -54,7 +54,7 @@ typedef struct {
     uint8_t from, to;      /* best move in the canonical frame; from == to: none */
     uint8_t work;          /* log2(nodes)/2 of the search that stored it */
     uint8_t pad;
-} SJEntry;                 /* 16 bytes (it was 24 with a 32-bit lock2: 6% slower), four per 64-byte bucket */
+} SJEntry;                 /* 16 bytes, four per 64-byte bucket (a 32-bit lock2 padded it to 24) */
 
 typedef struct {
     uint64_t a, b;
