@@ -150,3 +150,28 @@ def test_schedule_tries_deciding_moves_first_and_spreads_workers():
     # The second pick is the first reply to another first move, not a sibling of the first.
     assert order[1] not in second.children
     assert proof.schedule(k, memo, busy={order[0].key})[0] is order[1]
+
+
+def test_status_reports_what_the_journal_proves(tmp_path):
+    run = tmp_path / "run"
+    r = subprocess.run(solve_cmd("4x3", "--run", str(run), "--workers", "1", "--depth", "2",
+                                 "--table-mb", "16"), capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    value = json.loads(r.stdout)["value"]
+    status = [sys.executable, "-m", "solver", "sanjego", "status", str(run)]
+    done = json.loads(subprocess.run(status + ["--json"], capture_output=True, text=True).stdout)
+    assert done["bounds"] == [value, value] and done["finished"]
+    assert "undecided_for" not in done and done["subproofs"] > 0
+    text = subprocess.run(status, capture_output=True, text=True).stdout
+    assert f"value {value:+d}" in text
+    # Keep only the first answers: the bounds widen and the next question is named.
+    journal = run / "journal.log"
+    journal.write_text("".join(journal.read_text().splitlines(keepends=True)[:2]))
+    (run / "result.json").unlink()
+    part = json.loads(subprocess.run(status + ["--json"], capture_output=True, text=True).stdout)
+    lo, hi = part["bounds"]
+    assert lo <= value <= hi and lo < hi and not part["finished"]
+    assert part["undecided_for"]["k"] == lo + 1 and part["undecided_for"]["leaves"] > 0
+    assert len(part["root_moves"]) == len(Position.start(Board.parse("4x3")).legal_moves())
+    bad = subprocess.run(status[:-1] + [str(tmp_path / "none")], capture_output=True, text=True)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1

@@ -1,4 +1,4 @@
-"""`python -m solver sanjego {solve,line,analyse,query,check-line,record,perft,series,show}`."""
+"""`python -m solver sanjego {solve,line,analyse,query,check-line,record,status,perft,series,show}`."""
 
 import json
 import os
@@ -92,6 +92,13 @@ def add_parser(games):
     s.add_argument("--from-run", metavar="DIR", default=None,
                    help="take the value from a finished `solve --run DIR` proof instead of solving")
     s.set_defaults(handler=cmd_record)
+    s = commands.add_parser("status", help="what a run directory has proven so far",
+                            description="Reads a run directory of `solve --run` (manifest and journal) "
+                                        "and prints the proven bounds on the value, the bounds after "
+                                        "each first move, and the work done. Starts no search.")
+    s.add_argument("run", metavar="DIR", help="run directory")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.set_defaults(handler=cmd_status)
     s = commands.add_parser("perft", help="count move sequences of a given depth")
     s.add_argument("board", type=_board, help="board size WxH")
     s.add_argument("depth", type=int, help="plies (a forced pass is a ply)")
@@ -234,6 +241,45 @@ def cmd_solve(args):
             print(f"sub-proofs: {proof.subproofs} on {proof.workers} workers, "
                   f"{proof.cpu_seconds:.2f} s of worker time")
         print(_stats(engine, seconds))
+
+
+def cmd_status(args):
+    from ..checkpoint import CheckpointError, RunDir, read_checked_json
+    from ..cli import UsageError
+    from .parallel import ParallelProof
+    run = RunDir(args.run)
+    try:
+        manifest = read_checked_json(run.manifest_path)
+        if manifest.get("game") != "sanjego":
+            raise CheckpointError(f"{args.run} is not a San Jego run")
+        board = Board.parse(manifest["board"])
+        engine = Engine(board, manifest["measure"], table_mb=1)
+        position, moves = replay(board, manifest["moves"])
+        proof = ParallelProof(engine, position, moves, manifest["depth"], run_dir=args.run,
+                              resume=True, workers=1)
+    except (CheckpointError, KeyError, TypeError) as e:
+        raise UsageError(f"{args.run}: {e}" if isinstance(e, KeyError) else str(e)) from None
+    out = dict(proof.summary(), board=str(board), measure=manifest["measure"],
+               moves=manifest["moves"], depth=manifest["depth"], finished=run.read_result() is not None)
+    if args.json:
+        print(json.dumps(out))
+        return
+    lo, hi = out["bounds"]
+    measure = manifest["measure"]
+    where = f" after {manifest['moves']}" if manifest["moves"] else ""
+    print(f"San Jego {board}{where}, {measure}, depth {manifest['depth']}: "
+          + (f"value {format_value(lo, measure)}" if lo == hi else
+             f"value in [{format_value(lo, measure)}, {format_value(hi, measure)}]"))
+    print(f"{out['subproofs']} sub-proofs, {out['nodes']:,} nodes, {out['cpu_seconds'] / 3600:.2f} CPU-hours, "
+          f"{out['wall_seconds'] / 3600:.2f} hours of wall time")
+    if "undecided_for" in out:
+        u = out["undecided_for"]
+        print(f"next question \">= {format_value(u['k'], measure)}\": {u['leaves']} frontier leaves "
+              f"still open (each answer can settle others)")
+    for m in out.get("root_moves", []):
+        a, b = m["bounds"]
+        shown = format_value(a, measure) if a == b else f"[{format_value(a, measure)}, {format_value(b, measure)}]"
+        print(f"  {m['move']:>8} {shown}")
 
 
 def _final_heights(position):

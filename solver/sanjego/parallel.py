@@ -305,6 +305,21 @@ class ParallelProof:
             order.append(leaf)
         return order
 
+    def summary(self):
+        """What the journal proves so far: the root's bounds, the bounds after each
+        root move, and the leaves still undecided for the next question above the
+        lower bound."""
+        memo = self.intervals()
+        lo, hi = memo[self.root.key]
+        out = {"bounds": [lo, hi], "subproofs": self.subproofs, "nodes": self.nodes,
+               "cpu_seconds": round(self.cpu_seconds, 3), "wall_seconds": round(self.wall_before, 3)}
+        if lo < hi:
+            out["undecided_for"] = {"k": lo + 1, "leaves": len(self.undecided_leaves(lo + 1, memo))}
+        if self.root.children:
+            out["root_moves"] = [{"move": format_moves(self.board, [m]), "bounds": list(memo[c.key])}
+                            for m, c in zip(self.root.moves, self.root.children)]
+        return out
+
     def solve(self):
         """Runs to the end; returns the exact value of the position."""
         pool = DaskPool(self.scheduler) if self.scheduler else LocalPool(self.workers)
