@@ -1,2 +1,297 @@
+#define _GNU_SOURCE /* posix_memalign, madvise(MADV_HUGEPAGE) */
 #include "serans.h"
-int sr_version(void) { return 0; }
+#include "table_memory.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define POLL_INTERVAL (1u << 20)
+#define INF 100
+
+int sr_version(void) { return 1; }
+
+static inline int height(uint8_t x) { return x ? 31 - __builtin_clz(x) : 0; }
+static inline int top(uint8_t x) { return (x >> (height(x) - 1)) & 1; }
+
+SRSolver *sr_new(int n, int target, const SROptions *o, uint64_t table_bytes)
+{
+    if (n < 2 || n > SR_MAXN || target < 2) return NULL;
+    if (target + (o->end_turn ? 1 : 0) > 7) return NULL;
+    SRSolver *S = calloc(1, sizeof *S);
+    if (!S) return NULL;
+    S->n = n; S->target = target; S->o = *o;
+    uint64_t buckets = 1;
+    while (buckets * 2 * 4 * sizeof(SREntry) <= table_bytes) buckets *= 2;
+    S->table_buckets = buckets;
+    S->table = table_alloc(buckets * 4 * sizeof(SREntry));
+    if (!S->table) { free(S); return NULL; }
+    return S;
+}
+
+void sr_free(SRSolver *S)
+{
+    if (!S) return;
+    free(S->table);
+    free(S);
+}
+
+void sr_clear_table(SRSolver *S)
+{
+    memset(S->table, 0, S->table_buckets * 4 * sizeof(SREntry));
+}
+
+/* Cells of a line from the leading edge backwards (rules.line_cells). */
+static void line_cells(int n, int kind, int index, int forward, int *cells)
+{
+    for (int i = 0; i < n; i++) {
+        int j = forward ? n - 1 - i : i;
+        cells[i] = kind == 0 ? index * n + j : j * n + index;
+    }
+}
+
+/* rules._collide: the new tower and the residue (0 if none) when rear runs into front. */
+static void collide(const SRSolver *S, uint8_t front, uint8_t rear, uint8_t *made, uint8_t *residue)
+{
+    if (S->o.rammer_front) { uint8_t t = front; front = rear; rear = t; }
+    int h = height(front);
+    int low = front & ((1 << h) - 1);
+    *made = (uint8_t)((1 << (h + 1)) | low | (top(rear) << h));
+    *residue = h > 1 ? (uint8_t)((1 << (h - 1)) | (rear & ((1 << (h - 1)) - 1))) : 0;
+}
+
+int sr_line_move(const SRSolver *S, const uint8_t *b, int player, int m, uint8_t *out)
+{
+    int n = S->n, forward = m & 1, kind = (m >> 1) / n, index = (m >> 1) % n;
+    int cells[SR_MAXN];
+    line_cells(n, kind, index, forward, cells);
+    uint8_t towers[SR_MAXN];
+    int k = 0, mine = 0;
+    for (int i = 0; i < n; i++) {
+        uint8_t x = b[cells[i]];
+        if (x) { towers[k++] = x; mine |= top(x) == player; }
+    }
+    if (!mine || (k == n && !S->o.full_line)) return 0;
+    uint8_t res[SR_MAXN], outl[SR_MAXN];
+    int merged[SR_MAXN], nout = 0, nres = 0, collisions = 0;
+    for (int j = 0; j < k; j++) {
+        uint8_t t = towers[S->o.order_trailing ? k - 1 - j : j];
+        if (nout && height(outl[nout - 1]) == height(t) && (S->o.chain || !merged[nout - 1])) {
+            uint8_t made, residue;
+            if (!S->o.order_trailing) collide(S, outl[nout - 1], t, &made, &residue);
+            else collide(S, t, outl[nout - 1], &made, &residue);
+            outl[nout - 1] = made;
+            merged[nout - 1] = 1;
+            collisions++;
+            if (residue) res[nres++] = residue;
+        } else {
+            outl[nout] = t;
+            merged[nout++] = 0;
+        }
+    }
+    if (S->o.order_trailing)
+        for (int i = 0; i < nout / 2; i++) { uint8_t t = outl[i]; outl[i] = outl[nout - 1 - i]; outl[nout - 1 - i] = t; }
+    int moved = 0;
+    memcpy(out, b, (size_t)n * n);
+    for (int i = 0; i < n; i++) {
+        uint8_t x = i < nout ? outl[i] : 0;
+        moved |= x != b[cells[i]];
+        out[cells[i]] = x;
+    }
+    if (!moved) return 0;
+    int new_piece = collisions == 0 || S->o.new_always;
+    if (new_piece) res[nres++] = (uint8_t)(2 | player);
+    /* rules.spawn_lines */
+    int lines[SR_MAXN], nl = 0;
+    if (!S->o.spawn_next) lines[nl++] = index;
+    for (int d = 1; d < n; d++) {
+        int a = S->o.spawn_high ? index + d : index - d, c = S->o.spawn_high ? index - d : index + d;
+        if (a >= 0 && a < n) lines[nl++] = a;
+        if (c >= 0 && c < n) lines[nl++] = c;
+    }
+    if (S->o.spawn_next) lines[nl++] = index;
+    for (int r = 0; r < nres; r++) {
+        int placed = 0;
+        for (int l = 0; l < nl && !placed; l++) {
+            int lc[SR_MAXN];
+            line_cells(n, kind, lines[l], forward, lc);
+            for (int i = n - 1; i >= 0; i--)
+                if (!out[lc[i]]) { out[lc[i]] = res[r]; placed = 1; break; }
+        }
+        /* only the new piece can find no hole (full line, full_line and new_always): dropped */
+        if (!placed && !(new_piece && r == nres - 1)) return 0;
+    }
+    return 1;
+}
+
+static int tallest(const SRSolver *S, const uint8_t *b)
+{
+    int t = 0;
+    for (int i = 0; i < S->n * S->n; i++) { int h = height(b[i]); if (h > t) t = h; }
+    return t;
+}
+
+/* rules.final_value2 from the first player's view. */
+static int final_value(const SRSolver *S, const uint8_t *b)
+{
+    int cnt[2][9] = {{0}};
+    for (int i = 0; i < S->n * S->n; i++)
+        if (b[i]) cnt[top(b[i])][height(b[i])]++;
+    int t[2] = {0, 0};
+    for (int p = 0; p < 2; p++)
+        for (int h = 8; h >= 1; h--) if (cnt[p][h]) { t[p] = h; break; }
+    int cmp = 0;
+    if (S->o.tiebreak_none) {
+        cmp = (t[0] > t[1]) - (t[0] < t[1]);
+    } else {
+        /* lexicographic on the heights sorted downwards; a longer list wins a common prefix */
+        for (int h = 8; h >= 1 && !cmp; h--) cmp = (cnt[0][h] > cnt[1][h]) - (cnt[0][h] < cnt[1][h]);
+    }
+    if (cmp > 0) return 1 + t[0] - t[1];
+    if (cmp < 0) return -(1 + t[1] - t[0]);
+    return 0;
+}
+
+int sr_terminal(const SRSolver *S, const SRPos *p, int *value)
+{
+    if (p->passes >= 2 || tallest(S, p->c) >= S->target) {
+        int v = final_value(S, p->c);
+        *value = p->side ? -v : v;
+        return 1;
+    }
+    return 0;
+}
+
+int sr_turns(const SRSolver *S, const SRPos *p, SRTurn *out)
+{
+    int n = S->n, nm = 4 * n, k = 0, ks = 0;
+    uint8_t b1[SR_CELLS];
+    SRTurn singles[4 * SR_MAXN];
+    for (int m1 = 0; m1 < nm; m1++) {
+        if (!sr_line_move(S, p->c, p->side, m1, b1)) continue;
+        SRTurn *s = &singles[ks++];
+        memset(s, 0, sizeof *s);
+        s->m1 = (uint8_t)m1; s->m2 = SR_NO_MOVE;
+        memcpy(s->pos.c, b1, sizeof b1);
+        s->pos.side = (uint8_t)(1 - p->side);
+        if (!S->o.end_turn && tallest(S, b1) >= S->target) { out[k++] = *s; continue; }
+        int kind = (m1 >> 1) / n;
+        for (int m2 = (1 - kind) * 2 * n; m2 < (2 - kind) * 2 * n; m2++) {
+            SRTurn *t = &out[k];
+            memset(t, 0, sizeof *t);
+            if (!sr_line_move(S, b1, p->side, m2, t->pos.c)) continue;
+            t->m1 = (uint8_t)m1; t->m2 = (uint8_t)m2;
+            t->pos.side = (uint8_t)(1 - p->side);
+            k++;
+        }
+    }
+    if (k) return k;
+    if (S->o.stuck == 2) return -1;
+    if (S->o.stuck == 0 && ks) {
+        memcpy(out, singles, ks * sizeof *singles);
+        return ks;
+    }
+    memset(out, 0, sizeof *out);
+    out[0].m1 = out[0].m2 = SR_NO_MOVE;
+    out[0].pos = *p;
+    out[0].pos.side = (uint8_t)(1 - p->side);
+    out[0].pos.passes = (uint8_t)(p->passes + 1);
+    return 1;
+}
+
+static inline uint64_t hash_pos(const SRPos *p)
+{
+    uint64_t a, b;
+    memcpy(&a, p->c, 8);
+    memcpy(&b, p->c + 8, 8);
+    uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full
+                 ^ (uint64_t)(p->side | p->passes << 1) * 0x165667B19E3779F9ull;
+    h ^= h >> 31; h *= 0xBF58476D1CE4E5B9ull; h ^= h >> 29;
+    return h;
+}
+
+static inline int same(const SREntry *e, const SRPos *p)
+{
+    return e->work && e->sp == (p->side | p->passes << 1) && !memcmp(e->c, p->c, SR_CELLS);
+}
+
+static SREntry *probe(SRSolver *S, const SRPos *p)
+{
+    SREntry *bucket = S->table + (hash_pos(p) & (S->table_buckets - 1)) * 4;
+    for (int i = 0; i < 4; i++) if (same(&bucket[i], p)) return &bucket[i];
+    return NULL;
+}
+
+static void store(SRSolver *S, const SRPos *p, int lo, int hi, uint64_t work_nodes)
+{
+    SREntry *bucket = S->table + (hash_pos(p) & (S->table_buckets - 1)) * 4, *e = NULL;
+    for (int i = 0; i < 4 && !e; i++) if (same(&bucket[i], p)) e = &bucket[i];
+    int w = 1;
+    while (work_nodes > 1 && w < 63) { work_nodes >>= 1; w++; }
+    if (!e) {
+        e = &bucket[0];
+        for (int i = 1; i < 4; i++) if (bucket[i].work < e->work) e = &bucket[i];
+        memcpy(e->c, p->c, SR_CELLS);
+        e->sp = (uint8_t)(p->side | p->passes << 1);
+        e->lo = -INF; e->hi = INF;
+    }
+    if (lo > e->lo) e->lo = (int8_t)lo;
+    if (hi < e->hi) e->hi = (int8_t)hi;
+    if (w > e->work) e->work = (uint8_t)w;
+    S->tt_stores++;
+}
+
+static int search(SRSolver *S, const SRPos *p, int alpha, int beta)
+{
+    if (S->stop) return 0;
+    if ((++S->nodes & (POLL_INTERVAL - 1)) == 0 && S->poll && S->poll(S->poll_ctx)) {
+        S->stop = 1;
+        return 0;
+    }
+    int v;
+    if (sr_terminal(S, p, &v)) return v;
+    SREntry *e = probe(S, p);
+    if (e) {
+        S->tt_hits++;
+        if (e->lo == e->hi) return e->lo;
+        if (e->lo >= beta) return e->lo;
+        if (e->hi <= alpha) return e->hi;
+        if (e->lo > alpha) alpha = e->lo;
+        if (e->hi < beta) beta = e->hi;
+    }
+    SRTurn turns[SR_MAX_TURNS];
+    int k = sr_turns(S, p, turns);
+    if (k < 0) {
+        int f = final_value(S, p->c);
+        return p->side ? -f : f;
+    }
+    uint64_t before = S->nodes;
+    int a0 = alpha, best = -INF;
+    /* finished games first: an immediate win cuts at once */
+    for (int pass = 0; pass < 2 && best < beta; pass++) {
+        for (int i = 0; i < k; i++) {
+            int done = sr_terminal(S, &turns[i].pos, &v);
+            if (done != (pass == 0)) continue;
+            if (!done) v = search(S, &turns[i].pos, -beta, -alpha);
+            v = -v;
+            if (S->stop) return 0;
+            if (v > best) best = v;
+            if (v > alpha) alpha = v;
+            if (alpha >= beta) break;
+        }
+    }
+    if (best <= a0) store(S, p, -INF, best, S->nodes - before);
+    else if (best >= beta) store(S, p, best, INF, S->nodes - before);
+    else store(S, p, best, best, S->nodes - before);
+    return best;
+}
+
+int sr_search(SRSolver *S, const SRPos *p, int alpha, int beta)
+{
+    S->stop = 0;
+    return search(S, p, alpha, beta);
+}
+
+int sr_solve(SRSolver *S, const SRPos *p)
+{
+    return sr_search(S, p, -INF, INF);
+}

@@ -1,0 +1,108 @@
+"""The exact two-player solver: the C core (solver._serans) behind a Position-level API.
+
+Values are the first player's (rules.final_value2): 0 a draw, +k a win by k-1 levels of
+tallest tower, -k a loss by k-1. The set-up placements are searched here in Python (a memo
+over positions), each finished set-up solved by the core with its transposition table."""
+
+from .._serans import Core
+from .errors import RulesError
+from .rules import COL, ROW, LineMove, Position
+
+C_MAX_SIZE = 4
+
+
+def c_options(rules):
+    return {"rammer_front": rules.rammer == "front", "order_trailing": rules.order == "trailing",
+            "chain": int(rules.chain), "spawn_next": rules.spawn == "next-line",
+            "spawn_high": rules.spawn_tie == "high", "new_always": rules.new_piece == "always",
+            "stuck": ("partial", "pass", "end").index(rules.stuck),
+            "end_turn": rules.end_check == "turn", "tiebreak_none": rules.tiebreak == "none",
+            "full_line": int(rules.full_line)}
+
+
+def encode_stack(stack):
+    code = 1 << len(stack) if stack else 0
+    for i, p in enumerate(stack):
+        code |= p << i
+    return code
+
+
+def decode_stack(code):
+    if not code:
+        return ()
+    h = code.bit_length() - 1
+    return tuple((code >> i) & 1 for i in range(h))
+
+
+def encode_move(n, m):
+    return (m.kind * n + m.index) * 2 + int(m.forward)
+
+
+def decode_move(n, code):
+    kind, index = divmod(code >> 1, n)
+    return LineMove(ROW if kind == 0 else COL, index, bool(code & 1))
+
+
+class Engine:
+    """Exact values for one rule set (two players, board up to 4x4), table kept between calls."""
+
+    def __init__(self, rules, table_mb=256):
+        if rules.players != 2:
+            raise RulesError("the exact solver is for two players")
+        if rules.size > C_MAX_SIZE:
+            raise RulesError(f"the exact solver handles boards up to {C_MAX_SIZE}x{C_MAX_SIZE}")
+        if rules.target + (rules.end_check == "turn") > 7:
+            raise RulesError("the exact solver handles towers up to 7 high "
+                             "(target <= 7, <= 6 with end_check=turn)")
+        self.rules = rules
+        self.core = Core(rules.size, rules.target, c_options(rules), table_bytes=int(table_mb) << 20)
+        self.setup_memo = {}
+
+    @property
+    def nodes(self):
+        return self.core.nodes
+
+    def set_progress(self, callback):
+        self.core.progress = callback
+
+    def key(self, position):
+        if position.stopped:
+            raise ValueError("the game has stopped")
+        return (bytes(encode_stack(s) for s in position.board), position.to_move, position.passes)
+
+    def value(self, position):
+        """The first player's result with best play from `position` (set-up included)."""
+        if position.is_over():
+            return position.result2()
+        if position.in_setup():
+            k = position.key()
+            if k not in self.setup_memo:
+                vals = [self.value(position.play(m)) for m in position.placements()]
+                self.setup_memo[k] = max(vals) if position.to_move == 0 else min(vals)
+            return self.setup_memo[k]
+        v = self.core.solve(self.key(position))
+        return v if position.to_move == 0 else -v
+
+    def analyse(self, position):
+        """[(move, value)] for every legal move, best first for the side to move."""
+        rows = [(m, self.value(position.play(m))) for m in position.legal_moves()]
+        rows.sort(key=lambda t: -t[1] if position.to_move == 0 else t[1])
+        return rows
+
+    def best_move(self, position, target=None):
+        target = self.value(position) if target is None else target
+        for m in position.legal_moves():
+            if self.value(position.play(m)) == target:
+                return m
+        raise AssertionError("no move keeps the value: the solver contradicts itself")
+
+    def line(self, position):
+        """An optimal game from `position`: [(move, position after)]."""
+        target = self.value(position)
+        out = []
+        while not position.is_over():
+            m = self.best_move(position, target)
+            position = position.play(m)
+            out.append((m, position))
+        return out
+

@@ -1,0 +1,80 @@
+"""Records in results/serans/ with provenance: written by `solve --record` and
+`selfplay --record` only (never typed in): command, commit, date, machine, wall time, nodes."""
+
+import json
+import os
+import shlex
+import time
+
+from ..checkpoint import atomic_write
+from ..sanjego.results import commit, machine
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DEFAULT_DIR = os.path.join(REPO, "results", "serans")
+
+
+def _name(rules, kind):
+    r = rules
+    extra = "".join(f"-{k}={v}" for k, v in sorted(r.items()) if k not in ("size", "players", "target")
+                    and v != _defaults().get(k))
+    return f"{kind}-{r['size']}x{r['size']}-p{r['players']}-t{r['target']}{extra}.json"
+
+
+def _defaults():
+    from .rules import Rules
+    return Rules().options()
+
+
+def _write(rec, kind, argv, out_dir):
+    rec = dict(rec)
+    rec.update(command="python -m solver " + " ".join(shlex.quote(a) for a in argv[1:]) if argv else "",
+               commit=commit(), recorded=time.strftime("%Y-%m-%dT%H:%M:%S%z"), **machine())
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, _name(rec["rules"], kind))
+    atomic_write(path, (json.dumps(rec, indent=1) + "\n").encode())
+    write_readme(out_dir)
+    return os.path.relpath(path, REPO)
+
+
+def record_solve(out, argv, out_dir=DEFAULT_DIR):
+    return _write(out, "solve", ["serans"] + argv[1:] if argv and argv[0].endswith("__main__.py") else argv,
+                  out_dir)
+
+
+def record_selfplay(stats, argv, out_dir=DEFAULT_DIR):
+    return _write(stats, "selfplay", argv, out_dir)
+
+
+def write_readme(out_dir=DEFAULT_DIR):
+    solves, plays = [], []
+    for name in sorted(os.listdir(out_dir)):
+        if name.endswith(".json"):
+            with open(os.path.join(out_dir, name)) as f:
+                rec = json.load(f)
+            (solves if name.startswith("solve-") else plays).append((name, rec))
+    lines = ["# Las Torres de Serans: results", "",
+             "Written by `python -m solver serans solve ... --record` and `selfplay ... --record`;",
+             "never edited by hand. Values are the first player's (Y) with best play, set-up",
+             "placements included: 0 a draw, +k a win whose tallest tower is k-1 levels above the",
+             "loser's tallest, -k the same loss (docs/serans-rules.md). Options not listed are the",
+             "defaults of docs/serans-rules.md.", "",
+             "## Exact two-player values", "",
+             "| file | board | target | value | meaning | optimal game | nodes | wall s | commit | recorded | cores |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for name, r in solves:
+        n = r["rules"]["size"]
+        lines.append(f"| {name} | {n}x{n} | {r['rules']['target']} | {r['value']:+d} | {r['meaning']} "
+                     f"| `{r.get('line', '')}` | {r['nodes']:,} | {r['seconds']} | {r['commit']} "
+                     f"| {r['recorded']} | {r['cores']} |")
+    lines += ["", "## Self-play statistics", "",
+              "| file | board | players | target | games | seed | player | win share by seat | first-player advantage | mean turns | wall s | commit | recorded |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for name, r in plays:
+        n = r["rules"]["size"]
+        pl = r["player"]
+        lines.append(f"| {name} | {n}x{n} | {r['rules']['players']} | {r['rules']['target']} | {r['games']} "
+                     f"| {r['seed']} | {pl['mode']} depth {pl['depth']} | {' '.join(map(str, r['win_share']))} "
+                     f"| {r['first_player_advantage']:+} | {r['turns']['mean']} | {r['seconds']} "
+                     f"| {r['commit']} | {r['recorded']} |")
+    lines += ["", "## Commands", ""] + [f"- {name}: `{r['command']}`" for name, r in solves + plays]
+    atomic_write(os.path.join(out_dir, "README.md"), ("\n".join(lines) + "\n").encode())

@@ -1,0 +1,335 @@
+"""Las Torres de Serans: rule options on hand-made positions, the seed's worked examples, the
+finiteness argument, the C core against the Python rules and reference minimax, the CLI."""
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from solver.serans.engine import Engine, encode_move, encode_stack
+from solver.serans.errors import IllegalMoveError, NotationError, RulesError
+from solver.serans.notation import board_text, format_move, parse_board, parse_turn, replay
+from solver.serans.rules import (COL, ROW, LineMove, Placement, Position, Rules, line_move,
+                                 potential, slide)
+from solver.serans.search import SearchLimit, coop_search, minimax2
+from solver.serans.selfplay import selfplay
+
+Y, B, R, G = 0, 1, 2, 3
+
+# The seed's figure as far as the text fixes it (rows from the top, stacks bottom to top):
+# yellow owns a3, a4, d4 (so it can move exactly the lines a, d, 3 and 4); row 2 is packed
+# against the right side with blue towers of unequal heights; b4 is a blue 2-tower, a4 a 2-tower with yellow on top.
+FIGURE = ". . . ./. B BB B/Y . . ./BY BB . Y"
+
+
+def board(text, **kw):
+    rules = Rules(**kw)
+    return rules, parse_board(rules, text)
+
+
+def row(b, r, n=4):
+    return [b[r * n + c] for c in range(n)]
+
+
+# ---- worked examples ----------------------------------------------------------------------
+def test_example_yellow_lines_and_blue_row_2():
+    rules, b = board(FIGURE)
+    p = Position.from_board(rules, b, Y)
+    lines = {format_move(4, (m,))[:-1] for m, _ in p.line_moves()}
+    assert lines == {"a", "d", "3", "4"}
+    q = Position.from_board(rules, b, B)
+    assert line_move(rules, b, B, LineMove(ROW, 1, True)) is None  # blue cannot move 2 right
+    assert line_move(rules, b, B, LineMove(ROW, 1, False)) is not None
+    assert (LineMove(ROW, 1, True), ) not in [(m,) for m, _ in q.line_moves()]
+
+
+def test_example_row_4_right():
+    rules, b = board(FIGURE)
+    after, info = line_move(rules, b, Y, LineMove(ROW, 3, True))
+    # B slides to C, the yellow tower on A rams onto it, its one blue piece is the residue
+    assert row(after, 3) == [(B,), (), (B, B, Y), (Y,)]
+    assert info == {"collisions": 1, "generated": [(12, (B,))]}  # default: back of row 4 (a4)
+    # the seed's own placement (a neighbouring line) is the option spawn=next-line
+    rules2 = rules.with_options(spawn="next-line")
+    after2, info2 = line_move(rules2, b, Y, LineMove(ROW, 3, True))
+    assert row(after2, 3) == [(), (), (B, B, Y), (Y,)] and info2["generated"] == [(9, (B,))]
+
+
+def test_example_row_4_left():
+    rules, b = board(FIGURE)
+    after, info = line_move(rules, b, Y, LineMove(ROW, 3, False))
+    # blue B rams onto yellow A, residue blue, the piece on D slides to B
+    assert row(after, 3) == [(B, Y, B), (Y,), (), (B,)]
+    assert info["generated"] == [(15, (B,))]
+
+
+def test_example_column_up_and_down():
+    rules, b = board(". . . ./. . Y ./. . B ./. . Y .")
+    up, info = line_move(rules, b, Y, LineMove(COL, 2, False))
+    assert [up[r * 4 + 2] for r in range(4)] == [(Y, B), (Y,), (), ()]  # 3 rams onto 2
+    assert info == {"collisions": 1, "generated": []}  # a 1-high tower leaves no residue
+    down, info = line_move(rules, b, Y, LineMove(COL, 2, True))
+    assert [down[r * 4 + 2] for r in range(4)] == [(), (), (Y,), (Y, B)]  # 3 rams onto 4
+    assert info["generated"] == []
+
+
+# ---- each option on hand-made positions ---------------------------------------------------
+def test_no_collision_generates_a_new_piece_at_the_back():
+    rules, b = board(". . Y ./. . . ./. . . ./. . . .")
+    after, info = line_move(rules, b, Y, LineMove(ROW, 0, True))
+    assert row(after, 0) == [(Y,), (), (), (Y,)] and info["collisions"] == 0
+
+
+def test_rammer_option():
+    s = [(Y, B), (B, Y)]
+    assert slide(Rules(), s)[:2] == ([(Y, B, Y), ()], [(B,)])
+    assert slide(Rules(rammer="front"), s)[:2] == ([(B, Y, B), ()], [(Y,)])
+
+
+def test_order_and_chain_options():
+    three = [(Y,), (B,), (Y,)]  # listed from the leading edge
+    assert slide(Rules(), three)[0] == [(Y, B), (Y,), ()]
+    assert slide(Rules(order="trailing"), three)[0] == [(Y,), (B, Y), ()]
+    chain = [(B,), (Y,), (Y, Y)]  # 1+1 make a 2 that the 2 behind runs into
+    assert slide(Rules(), chain)[0] == [(B, Y), (Y, Y), ()]
+    new, residues, k = slide(Rules(chain=True), chain)
+    assert new == [(B, Y, Y), (), ()] and residues == [(Y,)] and k == 2
+
+
+def test_spawn_options():
+    rules, b = board(". . . ./Y BB Y ./. . . ./. . . .")
+    # row 2 right: no collision; the new piece goes to the back of row 2
+    after, info = line_move(rules, b, Y, LineMove(ROW, 1, True))
+    assert info["generated"] == [(4, (Y,))]
+    after, info = line_move(rules.with_options(spawn="next-line"), b, Y, LineMove(ROW, 1, True))
+    assert info["generated"] == [(0, (Y,))]  # row 1 (low side first), leftmost
+    after, info = line_move(rules.with_options(spawn="next-line", spawn_tie="high"), b, Y,
+                            LineMove(ROW, 1, True))
+    assert info["generated"] == [(8, (Y,))]  # row 3 first
+
+
+def test_new_piece_option():
+    rules, b = board(". . . ./. . . ./. . . ./BY . BY .")
+    _, info = line_move(rules, b, Y, LineMove(ROW, 3, False))
+    assert info["generated"] == [(15, (B,))]
+    _, info = line_move(rules.with_options(new_piece="always"), b, Y, LineMove(ROW, 3, False))
+    assert info["generated"] == [(15, (B,)), (14, (Y,))]
+
+
+def test_full_line_option():
+    rules, b = board("Y Y B Y/. . . ./. . . ./. . . .")
+    assert line_move(rules, b, Y, LineMove(ROW, 0, True)) is None  # the seed: full lines never move
+    after, info = line_move(rules.with_options(full_line=True), b, Y, LineMove(ROW, 0, True))
+    assert row(after, 0) == [(), (), (Y, Y), (Y, B)] and info["collisions"] == 2
+    # full line, new piece always, full board: the new piece is not generated
+    full = "YY YY BY Y/B Y B Y/Y B Y B/B Y B Y"
+    r2, b2 = board(full, full_line=True, new_piece="always")
+    after, info = line_move(r2, b2, Y, LineMove(ROW, 0, True))
+    assert row(after, 0) == [(Y,), (Y, Y), (B, Y, Y), (Y,)]
+    assert info["generated"] == [(0, (Y,))] and all(after)
+
+
+def test_setup_options():
+    p = Position.initial(Rules())
+    assert p.hands == ((B, B), (Y, Y))
+    assert Position.initial(Rules(players=3)).hands == ((B, R), (Y, R), (Y, B))
+    assert Position.initial(Rules(players=4)).hands == ((B, G), (Y, R), (B, G), (Y, R))
+    assert Position.initial(Rules(setup="own")).hands == ((Y, Y), (B, B))
+    p = replay(Position.initial(Rules(players=3)), "R@a1 Y@b1 B@c1 B@a2 R@b2 Y@c2")[-1][1]
+    assert not p.in_setup() and p.to_move == 0 and p.turns == 0
+    with pytest.raises(IllegalMoveError):
+        p.play(Placement(0, 5))
+
+
+def test_stuck_options():
+    # Y owns a1 only; after any first move no second one of the other kind is possible?
+    text = "Y B B ./B B B B/B B B B/B B B B"
+    # Y owns a1 only; after either row-1 move its column is full: no column move follows
+    rules, b = board(text)
+    assert sorted(Position.from_board(rules, b, Y).legal_turns()) == [
+        (LineMove(ROW, 0, False),), (LineMove(ROW, 0, True),)]
+    for stuck in ("pass", "end"):
+        rules, b = board(text, stuck=stuck)
+        assert Position.from_board(rules, b, Y).legal_turns() == [()]
+    rules, b = board(text, stuck="end")
+    q = Position.from_board(rules, b, Y).play(())
+    assert q.is_over() and q.stopped
+    rules, b = board(text, stuck="pass")
+    q = Position.from_board(rules, b, Y).play(())
+    assert not q.is_over() and q.passes == 1
+
+
+def test_end_check_and_ranking():
+    text = ". . . ./. . . ./. . . ./. . YYYB BYYY"  # two 4-towers in row 4, target 5
+    rules, b = board(text, target=5)
+    p = Position.from_board(rules, b, Y)
+    turns = p.legal_turns()
+    assert (LineMove(ROW, 3, True),) in turns  # the game ends at once: a one-move turn
+    rules2 = rules.with_options(end_check="turn")
+    assert (LineMove(ROW, 3, True),) not in Position.from_board(rules2, b, Y).legal_turns()
+    q = p.play((LineMove(ROW, 3, True),))
+    # the rear tower (blue on top) rams the front one: blue's 5-tower ends the game
+    assert q.is_over() and q.ranking() == [[B], [Y]] and q.result2() == -(1 + 5 - 3)
+    # tie-break: equal tallest, then the next tower decides, or a draw with tiebreak=none
+    rules, b = board("YY BB Y ./. . . ./. . . ./. . . .")
+    p = Position.from_board(rules, b, Y)
+    assert p.ranking() == [[Y], [B]] and p.result2() == 1
+    p = Position.from_board(rules.with_options(tiebreak="none"), b, Y)
+    assert p.ranking() == [[Y, B]] and p.result2() == 0
+
+
+def test_every_game_ends_and_the_potential_grows():
+    variants = [{}, {"players": 3}, {"players": 4, "size": 5}, {"size": 3, "target": 4},
+                {"chain": True, "order": "trailing", "rammer": "front", "new_piece": "always",
+                 "full_line": True, "spawn": "next-line"}]
+    for kw in variants:
+        rules = Rules(**kw)
+        bound = rules.size ** 2 * (rules.target + 1) ** 2
+        rng = random.Random(7)
+        for _ in range(3):
+            p = Position.initial(rules)
+            line_moves = 0
+            while not p.is_over():
+                if p.in_setup():
+                    p = p.play(rng.choice(p.placements()))
+                    continue
+                before = potential(p.board)
+                turn = rng.choice(p.legal_turns())
+                b = p.board
+                for m in turn:  # every line move raises the sum of squared heights
+                    nb, _ = line_move(rules, b, p.to_move, m)
+                    assert potential(nb) > potential(b)
+                    b = nb
+                p = p.play(turn)
+                assert potential(p.board) >= before and potential(p.board) <= bound
+                line_moves += len(turn)
+                assert line_moves <= bound
+            assert p.ranking()
+
+
+# ---- notation and bad input ---------------------------------------------------------------
+def test_notation_round_trip():
+    assert parse_turn(4, "3>b^") == (LineMove(ROW, 2, True), LineMove(COL, 1, False))
+    assert format_move(4, parse_turn(4, "dv1<")) == "dv1<"
+    assert parse_turn(4, "-") == ()
+    for bad in ("3>4<", "e^", "5>", "x", "3>b^c^"):
+        with pytest.raises(NotationError):
+            parse_turn(4, bad)
+    with pytest.raises(NotationError):
+        parse_board(Rules(), ". . ./. . . .")
+    with pytest.raises(NotationError):
+        parse_board(Rules(), "R . . ./. . . ./. . . ./. . . .")  # no red with two players
+    for bad in ({"size": 1}, {"players": 5}, {"target": 1}, {"rammer": "both"}, {"players": 4, "size": 2}):
+        with pytest.raises(RulesError):
+            Rules(**bad)
+    with pytest.raises(IllegalMoveError):
+        replay(Position.initial(Rules()), "@a1 @a1")
+    with pytest.raises(NotationError):
+        replay(Position.initial(Rules(players=3)), "@a1")  # two colours in hand: say which
+
+
+# ---- the C core against the Python rules --------------------------------------------------
+OPTION_SETS = [{}, {"rammer": "front", "order": "trailing", "chain": True, "spawn": "next-line",
+                    "spawn_tie": "high", "new_piece": "always", "stuck": "pass", "end_check": "turn",
+                    "tiebreak": "none", "full_line": True},
+               {"stuck": "end", "setup": "own"}]
+
+
+@pytest.mark.parametrize("opts", OPTION_SETS)
+def test_core_turns_match_python(opts):
+    for size in (3, 4):
+        rules = Rules(size=size, target=4, **opts)
+        e = Engine(rules, table_mb=1)
+        rng = random.Random(3)
+        for _ in range(1):
+            p = Position.initial(rules)
+            while not p.is_over():
+                if not p.in_setup() and rng.random() < 0.5:
+                    ct = e.core.turns(e.key(p))
+                    pt = p.turns_after()
+                    if ct is None:
+                        assert rules.stuck == "end" and pt == [((), p.board)]
+                    else:
+                        cs = sorted((tuple(x for x in (a, b) if x is not None), k[0]) for a, b, k in ct)
+                        ps = sorted((tuple(encode_move(size, m) for m in t),
+                                     bytes(encode_stack(s) for s in bb)) for t, bb in pt)
+                        assert cs == ps, board_text(p)
+                p = p.play(rng.choice(p.legal_moves()))
+
+
+@pytest.mark.parametrize("opts", OPTION_SETS)
+def test_core_values_match_reference_minimax(opts):
+    rules = Rules(size=3, target=3, **opts)
+    e = Engine(rules, table_mb=1)
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(3):
+        p = Position.initial(rules)
+        while not p.is_over():
+            if not p.in_setup():
+                try:
+                    expect = minimax2(p, limit=150)
+                except SearchLimit:
+                    expect = None
+                if expect is not None:
+                    assert e.value(p) == expect, board_text(p)
+                    checked += 1
+            p = p.play(rng.choice(p.legal_moves()))
+    assert checked >= 1
+
+
+def test_core_value_from_the_start_target_2():
+    rules = Rules(size=3, target=2)
+    assert Engine(rules, table_mb=1).value(Position.initial(rules)) == minimax2(Position.initial(rules))
+
+
+def test_engine_rejects_out_of_reach():
+    for kw in ({"players": 3}, {"size": 5}, {"target": 8}):
+        with pytest.raises(RulesError):
+            Engine(Rules(**kw), table_mb=1)
+
+
+# ---- players, self-play, cooperative mode -------------------------------------------------
+def test_selfplay_is_reproducible():
+    rules = Rules(size=3, players=3, target=4)
+    a = selfplay(rules, 3, seed=5, depth=1)
+    b = selfplay(rules, 3, seed=5, depth=1)
+    assert a == b and abs(sum(a["win_share"]) - 1) < 1e-9
+
+
+def test_coop_small():
+    rules = Rules(size=3, target=2)
+    p = replay(Position.initial(rules), "@a1 @c3 @a3 @c1")[-1][1]
+    res = coop_search(p, 100_000)
+    assert res["complete"] and res["highest"] == 2 and res["turns_to_target"] == 1
+
+
+# ---- command line -------------------------------------------------------------------------
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "solver", "serans", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_cli_solve_json():
+    r = run("solve", "--size", "3", "--target", "2", "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["value"] == Engine(Rules(size=3, target=2), 1).value(Position.initial(Rules(size=3, target=2)))
+
+
+@pytest.mark.parametrize("args", [
+    ("solve", "--size", "5"), ("solve", "--players", "3"), ("show", "--moves", "@a9"),
+    ("show", "--moves", "zz"), ("show", "--rammer", "both"), ("show", "--board", "Y"),
+    ("selfplay", "--games", "0"), ("show", "--chain", "maybe")])
+def test_cli_bad_input(args):
+    r = run(*args)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+
+
+def test_cli_show_and_selfplay():
+    r = run("show", "--moves", "@a1 @b2 @c3 @d4")
+    assert r.returncode == 0 and "Y to move" in r.stdout
+    r = run("selfplay", "--size", "3", "--target", "3", "--games", "2", "--quiet", "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["games"] == 2
