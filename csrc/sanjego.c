@@ -54,7 +54,8 @@ static void make_symmetries(SJSolver *S)
             }
 }
 
-SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed, int use_symmetry)
+SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed, int use_symmetry,
+                 int shared)
 {
     if (w < 1 || h < 1 || w * h > SJ_MAX_CELLS) return NULL;
     if (measure != SJ_MARGIN && measure != SJ_OUTCOME) return NULL;
@@ -103,7 +104,9 @@ SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed,
     uint64_t buckets = 1;
     while (buckets * 2 * 4 * sizeof(SJEntry) <= table_bytes) buckets *= 2;
     S->table_buckets = buckets;
-    S->table = table_alloc(buckets * 4 * sizeof(SJEntry));
+    S->table_shared = shared;
+    S->table = shared ? table_alloc_shared(buckets * 4 * sizeof(SJEntry))
+                      : table_alloc(buckets * 4 * sizeof(SJEntry));
     if (!S->table) { free(S); return NULL; }
     return S;
 }
@@ -111,7 +114,7 @@ SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed,
 void sj_free(SJSolver *S)
 {
     if (!S) return;
-    free(S->table);
+    table_free(S->table, S->table_buckets * 4 * sizeof(SJEntry), S->table_shared);
     free(S);
 }
 
@@ -356,29 +359,55 @@ static int ilog2(uint64_t x)
     return x ? 63 - __builtin_clzll(x) : 0;
 }
 
+/* An entry unpacked. Entries are written as two words, check = lock1 ^ data, and read
+ * as two words: a reader that sees half of another process's write fails the check. */
+typedef struct {
+    uint16_t lock2;
+    int8_t lo, hi;
+    uint8_t from, to, work;
+} SJSlot;
+
+static inline uint64_t pack(const SJSlot *e)
+{
+    return (uint64_t)e->lock2 | (uint64_t)(uint8_t)e->lo << 16 | (uint64_t)(uint8_t)e->hi << 24
+         | (uint64_t)e->from << 32 | (uint64_t)e->to << 40 | (uint64_t)e->work << 48;
+}
+
+/* Reads entry i of a bucket; returns 1 when it holds the position (key1, lock2). */
+static inline int read_entry(const SJEntry *bucket, int i, uint64_t key1, uint16_t lock2, SJSlot *out)
+{
+    uint64_t check = __atomic_load_n(&bucket[i].check, __ATOMIC_RELAXED);
+    uint64_t data = __atomic_load_n(&bucket[i].data, __ATOMIC_RELAXED);
+    out->lock2 = (uint16_t)data;
+    out->lo = (int8_t)(data >> 16);
+    out->hi = (int8_t)(data >> 24);
+    out->from = (uint8_t)(data >> 32);
+    out->to = (uint8_t)(data >> 40);
+    out->work = (uint8_t)(data >> 48);
+    if ((check ^ data) != key1) { out->work = 0; return 0; } /* another position, torn or empty */
+    return out->lock2 == lock2 && out->lo <= out->hi;
+}
+
 static void store(SJSolver *S, SJEntry *bucket, uint64_t key1, uint16_t lock2,
                   int lo, int hi, int from, int to, int work)
 {
-    SJEntry *victim = NULL;
+    int victim = -1, victim_work = 0;
     for (int i = 0; i < 4; i++) {
-        SJEntry *e = &bucket[i];
-        if (e->lock1 == key1 && e->lock2 == lock2 && e->lo <= e->hi) {
-            if (e->lo > lo) lo = e->lo;
-            if (e->hi < hi) hi = e->hi;
-            if (from == to) { from = e->from; to = e->to; }
-            if (e->work > work) work = e->work;
-            victim = e;
+        SJSlot e;
+        if (read_entry(bucket, i, key1, lock2, &e)) {
+            if (e.lo > lo) lo = e.lo;
+            if (e.hi < hi) hi = e.hi;
+            if (from == to) { from = e.from; to = e.to; }
+            if (e.work > work) work = e.work;
+            victim = i;
             break;
         }
-        if (!victim || e->work < victim->work) victim = e;
+        if (victim < 0 || e.work < victim_work) { victim = i; victim_work = e.work; }
     }
-    victim->lock1 = key1;
-    victim->lock2 = lock2;
-    victim->lo = (int8_t)lo;
-    victim->hi = (int8_t)hi;
-    victim->from = (uint8_t)from;
-    victim->to = (uint8_t)to;
-    victim->work = (uint8_t)work;
+    SJSlot e = {lock2, (int8_t)lo, (int8_t)hi, (uint8_t)from, (uint8_t)to, (uint8_t)work};
+    uint64_t data = pack(&e);
+    __atomic_store_n(&bucket[victim].data, data, __ATOMIC_RELAXED);
+    __atomic_store_n(&bucket[victim].check, key1 ^ data, __ATOMIC_RELAXED);
     S->tt_stores++;
 }
 
@@ -392,13 +421,11 @@ static inline SJEntry *bucket_of(const SJSolver *S, uint64_t key2)
     return &S->table[(key2 & (S->table_buckets - 1)) * 4];
 }
 
-static inline const SJEntry *find(const SJEntry *bucket, uint64_t key1, uint16_t lock2)
+static inline int find(const SJEntry *bucket, uint64_t key1, uint16_t lock2, SJSlot *out)
 {
-    for (int i = 0; i < 4; i++) {
-        const SJEntry *e = &bucket[i];
-        if (e->lock1 == key1 && e->lock2 == lock2 && e->lo <= e->hi) return e;
-    }
-    return NULL;
+    for (int i = 0; i < 4; i++)
+        if (read_entry(bucket, i, key1, lock2, out)) return 1;
+    return 0;
 }
 
 static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
@@ -443,20 +470,20 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
     if (lo == hi) return lo;
 
     if (use_table) {
-        const SJEntry *e = find(bucket, key1, lock2);
-        if (e) {
+        SJSlot e;
+        if (find(bucket, key1, lock2, &e)) {
             S->tt_hits++;
-            if (e->lo > lo) lo = e->lo;
-            if (e->hi < hi) hi = e->hi;
+            if (e.lo > lo) lo = e.lo;
+            if (e.hi < hi) hi = e.hi;
             if (lo >= beta) return lo;
             if (hi <= alpha) return hi;
             if (lo == hi) return lo;
-            if (e->from == SJ_TEMPO) {
+            if (e.from == SJ_TEMPO) {
                 hint_from = SJ_TEMPO;
                 hint_to = 0;
-            } else if (e->from != e->to) {
-                hint_from = S->syminv[s][e->from];
-                hint_to = S->syminv[s][e->to];
+            } else if (e.from != e.to) {
+                hint_from = S->syminv[s][e.from];
+                hint_to = S->syminv[s][e.to];
             }
         }
     }
@@ -504,10 +531,10 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
             if (__builtin_popcountll(q.occ) < S->table_min_towers) continue;
             uint64_t c1, c2;
             canonical(S, &q, &c1, &c2);
-            const SJEntry *ce = find(bucket_of(S, c2), c1, (uint16_t)(c2 >> 32));
-            if (!ce) continue;
-            if (side == 0 && ce->lo >= beta) return ce->lo;
-            if (side == 1 && ce->hi <= alpha) return ce->hi;
+            SJSlot ce;
+            if (!find(bucket_of(S, c2), c1, (uint16_t)(c2 >> 32), &ce)) continue;
+            if (side == 0 && ce.lo >= beta) return ce.lo;
+            if (side == 1 && ce.hi <= alpha) return ce.hi;
         }
     }
     uint64_t nodes0 = S->nodes;

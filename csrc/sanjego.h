@@ -48,13 +48,9 @@ typedef struct {
 } SJPos;
 
 typedef struct {
-    uint64_t lock1;
-    uint16_t lock2;        /* with lock1 and the bucket index: 64 + 16 + log2(buckets) key bits */
-    int8_t lo, hi;         /* bounds on the value */
-    uint8_t from, to;      /* best move in the canonical frame; from == to: none */
-    uint8_t work;          /* log2(nodes)/2 of the search that stored it */
-    uint8_t pad;
-} SJEntry;                 /* 16 bytes, four per 64-byte bucket (a 32-bit lock2 padded it to 24) */
+    uint64_t check;        /* lock1 ^ data: an entry torn by a concurrent writer fails the check */
+    uint64_t data;         /* lock2 (16 bits), lo, hi, from, to, work (8 bits each) */
+} SJEntry;
 
 typedef struct {
     uint64_t a, b;
@@ -75,7 +71,8 @@ typedef struct {
     SJZob zside;
     SJZob ztempo[2][SJ_MAX_CELLS + 1];
     SJEntry *table;
-    uint64_t table_buckets;     /* power of two */
+    uint64_t table_buckets;     /* power of two; four 16-byte entries per 64-byte bucket */
+    int table_shared;           /* shared with processes forked after sj_new */
     uint64_t nodes, tt_hits, tt_stores;
     int stop;                   /* set when poll() asked to abort; results are then meaningless */
     int (*poll)(void *ctx);     /* called every 2^20 nodes; nonzero aborts the search */
@@ -83,8 +80,11 @@ typedef struct {
 } SJSolver;
 
 /* Returns NULL on bad arguments or out of memory. table_bytes is rounded down
- * to a power of two number of 64-byte buckets (at least one). */
-SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed, int use_symmetry);
+ * to a power of two number of 64-byte buckets (at least one). With `shared`, the
+ * table is shared with the processes forked afterwards: workers that search at
+ * the same time see each other's results (entries are checked, never locked). */
+SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed, int use_symmetry,
+                 int shared);
 void sj_free(SJSolver *S);
 void sj_clear_table(SJSolver *S);
 

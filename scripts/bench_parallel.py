@@ -19,12 +19,12 @@ def main():
     ap.add_argument("--board", default="6x4")
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--depth", type=int, default=2)
-    ap.add_argument("--table-mb", type=float, default=2048, help="total, split among the workers")
+    ap.add_argument("--table-mb", type=float, default=2048, help="the one table the workers share")
     args = ap.parse_args()
     board = Board.parse(args.board)
     print(f"# python {' '.join(sys.argv)}")
     print(f"# {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} cores, "
-          f"table {args.table_mb:g} MB in all, depth {args.depth}")
+          f"table {args.table_mb:g} MB shared, depth {args.depth}")
     print(f"{'workers':>7} {'value':>6} {'sub-proofs':>10} {'nodes':>13} {'wall s':>8} {'speed-up':>8}")
     base = None
     for n in args.workers:

@@ -17,7 +17,8 @@ cdef extern from "sanjego.h":
         int (*poll)(void *ctx) noexcept
         void *poll_ctx
     int SJ_MAX_CELLS, SJ_MARGIN, SJ_OUTCOME
-    SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed, int use_symmetry)
+    SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed, int use_symmetry,
+                     int shared)
     void sj_free(SJSolver *S)
     void sj_clear_table(SJSolver *S)
     void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t *owners, int side)
@@ -34,17 +35,19 @@ include "_poll.pxi"
 
 
 cdef class Core:
-    """One board and measure, with its transposition table (kept between calls)."""
+    """One board and measure, with its transposition table (kept between calls). With
+    shared=True the table is shared with processes forked afterwards (parallel workers)."""
 
     cdef SJSolver *S
     cdef object _pending
     cdef public object progress
 
     def __cinit__(self, int width, int height, measure="margin", table_bytes=64 << 20,
-                  seed=0x5A4E4A45474F, symmetry=True):
+                  seed=0x5A4E4A45474F, symmetry=True, shared=False):
         if measure not in MEASURES:
             raise ValueError(f"unknown measure {measure!r}")
-        self.S = sj_new(width, height, MEASURES[measure], table_bytes, seed, 1 if symmetry else 0)
+        self.S = sj_new(width, height, MEASURES[measure], table_bytes, seed, 1 if symmetry else 0,
+                        1 if shared else 0)
         if self.S == NULL:
             raise MemoryError("cannot create the San Jego core (bad size or out of memory)")
         self.S.poll = _poll

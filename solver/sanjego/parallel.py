@@ -38,11 +38,16 @@ _core_config = None
 def _get_core(config):
     global _core, _core_config
     if _core_config != config:
-        width, height, measure, table_bytes, seed = config
+        width, height, measure, table_bytes, seed, shared = config
         kwargs = {} if seed is None else {"seed": seed}
-        _core = Core(width, height, measure, table_bytes, **kwargs)
+        _core = Core(width, height, measure, table_bytes, shared=shared, **kwargs)
         _core_config = config
     return _core
+
+
+def _release_core():
+    global _core, _core_config
+    _core = _core_config = None
 
 
 def prove(config, heights, owners, side, k):
@@ -156,8 +161,8 @@ class ParallelProof:
 
     def __init__(self, engine, position, moves, depth, run_dir=None, resume=False, workers=None,
                  scheduler=None, progress=None, table_mb=None):
-        """table_mb: transposition tables of all local workers together (default: the
-        engine's); each Dask worker process gets a table of this size."""
+        """table_mb: the one transposition table that local workers share (default: the
+        engine's size); each Dask worker process gets a table of this size."""
         self.engine = engine
         self.board = engine.board
         self.measure = engine.measure
@@ -189,8 +194,12 @@ class ParallelProof:
             else:
                 self.run.create(dict(manifest, code_version=__version__,
                                      created=time.strftime("%Y-%m-%dT%H:%M:%S%z")))
-        table_bytes = int((table_mb or engine.table_mb) * (1 << 20) / (1 if scheduler else self.workers))
-        self.config = (self.board.width, self.board.height, self.measure, table_bytes, engine.seed)
+        # Local workers share one table, made before they are forked; each Dask worker
+        # process has a table of its own of the whole size.
+        self.shared_table = not scheduler and self.workers > 1
+        table_bytes = int((table_mb or engine.table_mb) * (1 << 20))
+        self.config = (self.board.width, self.board.height, self.measure, table_bytes, engine.seed,
+                       self.shared_table)
 
     def _apply(self, record):
         b = self.bounds.get(bytes.fromhex(record["key"]))
@@ -322,6 +331,8 @@ class ParallelProof:
 
     def solve(self):
         """Runs to the end; returns the exact value of the position."""
+        if self.shared_table:
+            _get_core(self.config)  # the workers inherit it, and with it the shared table
         pool = DaskPool(self.scheduler) if self.scheduler else LocalPool(self.workers)
         if self.scheduler:
             self.workers = pool.workers
@@ -373,6 +384,8 @@ class ParallelProof:
         else:
             pool.close()
         finally:
+            if self.shared_table:
+                _release_core()
             self.seconds = time.perf_counter() - t0
             if self.run is not None:
                 self.run.journal.append({"session_wall": round(self.seconds, 3)})
