@@ -24,6 +24,7 @@ import xml.etree.ElementTree as ET
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from solver.checkpoint import atomic_write  # noqa: E402
+from solver.svg import element as _add, number as _num  # noqa: E402
 
 BOARD = re.compile(r"^(\d+)[xX×](\d+)$")
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -89,18 +90,6 @@ def from_results(directory, measure="margin"):
     if not rows:
         raise InputError(f"{directory}: no solved boards with {measure} results")
     return rows
-
-
-def _num(x):
-    return f"{x:.2f}".rstrip("0").rstrip(".")
-
-
-def _add(parent, tag, text=None, **attrs):
-    names = {k: ("class" if k == "class_" else k.replace("_", "-")) for k in attrs}
-    el = ET.SubElement(parent, tag, {names[k]: str(v) for k, v in attrs.items()})
-    if text is not None:
-        el.text = text
-    return el
 
 
 def _decades(values):

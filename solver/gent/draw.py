@@ -17,6 +17,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 
 from ..checkpoint import atomic_write
+from ..svg import element as _add
 from .notation import format_move
 from .position import SIDE_NAMES, ButtonMove, TailorMove
 
@@ -91,15 +92,6 @@ def _px(point):
 
 def _num(x):
     return f"{x:.2f}"
-
-
-def _add(parent, tag, text=None, **attrs):
-    """A child element; `class_` becomes "class" and other underscores become hyphens."""
-    names = {k: ("class" if k == "class_" else k.replace("_", "-")) for k in attrs}
-    el = ET.SubElement(parent, tag, {names[k]: str(v) for k, v in attrs.items()})
-    if text is not None:
-        el.text = text
-    return el
 
 
 def _line(parent, p, q, **attrs):

@@ -14,6 +14,7 @@ import os
 import xml.etree.ElementTree as ET
 
 from ..checkpoint import atomic_write
+from ..svg import element as _add
 from .board import PLAYER_NAMES
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -25,14 +26,6 @@ GRID_COLOUR = "#b8b0a0"
 BOARD_FILL = "#fbf8f1"
 CORNER_FILL = "#efe6d2"
 TEXT_COLOUR = "#222222"
-
-
-def _add(parent, tag, text=None, **attrs):
-    names = {k: ("class" if k == "class_" else k.replace("_", "-")) for k in attrs}
-    el = ET.SubElement(parent, tag, {names[k]: str(v) for k, v in attrs.items()})
-    if text is not None:
-        el.text = text
-    return el
 
 
 def _popcount(x):

@@ -23,6 +23,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from ..checkpoint import atomic_write
+from ..svg import element as _add, number as _num
 from .board import column_name
 from .notation import format_move
 from .position import EMPTY, OUTCOME_NAMES, PASS, PLAYER_NAMES, Position
@@ -47,19 +48,6 @@ TEXT_COLOUR = "#222222"
 BACKGROUND = "#fbf8f1"
 
 PICTURE_NAME = re.compile(r"^[0-9]{3,}\.svg$")
-
-
-def _num(x):
-    return f"{x:.2f}".rstrip("0").rstrip(".")
-
-
-def _add(parent, tag, text=None, **attrs):
-    """A child element; `class_` becomes "class" and other underscores become hyphens."""
-    names = {k: ("class" if k == "class_" else k.replace("_", "-")) for k in attrs}
-    el = ET.SubElement(parent, tag, {names[k]: str(v) for k, v in attrs.items()})
-    if text is not None:
-        el.text = text
-    return el
 
 
 def size(board):
