@@ -21,7 +21,31 @@ ORDER_CODES = {"first": 0, "second": 1, "alternate": 2, "coin": 3}
 DEFAULT_TABLE_MB = 256
 
 
-class CSolver:
+class SetupQueries:
+    """Questions about set-ups, asked of a search's value(a, b, gen, alpha, beta)."""
+
+    def setup_value(self, a, b):
+        """Exact value once both set-ups stand."""
+        return self.value(a, b, 0, -1, 1)
+
+    def best_reply(self, a):
+        """(value, the second player's first best reply, replies searched) for set-up a."""
+        best, reply, searched = 2, None, 0
+        for b in self.game.board.setups(SECOND):
+            v = self.value(a, b, 0, -1, best)
+            searched += 1
+            if v < best:
+                best, reply = v, b
+                if best == -1:
+                    break
+        return best, reply, searched
+
+    def reply_values(self, a):
+        """[(reply, exact value)] for every second-player set-up against set-up a."""
+        return [(b, self.value(a, b, 0, -1, 1)) for b in self.game.board.setups(SECOND)]
+
+
+class CSolver(SetupQueries):
     """The same search in the C core (csrc/life.c, bl_search); the Python Solver below is its
     readable reference, and the tests check that both agree."""
 
@@ -45,27 +69,9 @@ class CSolver:
     def value(self, a, b, gen, alpha=-1, beta=1):
         return self.core.search(a, b, gen, alpha, beta)
 
-    def setup_value(self, a, b):
-        return self.value(a, b, 0, -1, 1)
-
-    def best_reply(self, a):
-        best, reply, searched = 2, None, 0
-        for b in self.game.board.setups(SECOND):
-            v = self.value(a, b, 0, -1, best)
-            searched += 1
-            if v < best:
-                best, reply = v, b
-                if best == -1:
-                    break
-        return best, reply, searched
 
 
-    def reply_values(self, a):
-        """[(reply, exact value)] for every second-player set-up against set-up a."""
-        return [(b, self.value(a, b, 0, -1, 1)) for b in self.game.board.setups(SECOND)]
-
-
-class Solver:
+class Solver(SetupQueries):
     """Plain-Python alpha-beta search (the reference for CSolver)."""
 
     def __init__(self, options, coin="against-first"):
@@ -143,20 +149,3 @@ class Solver:
             if alpha >= beta:
                 break
         return best
-
-    # ---- set-ups ----
-    def setup_value(self, a, b):
-        """Exact value once both set-ups stand."""
-        return self.value(a, b, 0, -1, 1)
-
-    def best_reply(self, a):
-        """(value, the second player's first best reply, replies searched) for set-up a."""
-        best, reply, searched = 2, None, 0
-        for b in self.game.board.setups(SECOND):
-            v = self.value(a, b, 0, -1, best)
-            searched += 1
-            if v < best:
-                best, reply = v, b
-                if best == -1:
-                    break
-        return best, reply, searched
