@@ -54,8 +54,7 @@ static void make_symmetries(SJSolver *S)
             }
 }
 
-SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed, int use_symmetry,
-                 int shared)
+SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed, int use_symmetry)
 {
     if (w < 1 || h < 1 || w * h > SJ_MAX_CELLS) return NULL;
     if (measure != SJ_MARGIN && measure != SJ_OUTCOME) return NULL;
@@ -104,9 +103,8 @@ SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed,
     uint64_t buckets = 1;
     while (buckets * 2 * 4 * sizeof(SJEntry) <= table_bytes) buckets *= 2;
     S->table_buckets = buckets;
-    S->table_shared = shared;
-    S->table = shared ? table_alloc_shared(buckets * 4 * sizeof(SJEntry))
-                      : table_alloc(buckets * 4 * sizeof(SJEntry));
+    S->table_owned = 1;
+    S->table = table_alloc(buckets * 4 * sizeof(SJEntry));
     if (!S->table) { free(S); return NULL; }
     return S;
 }
@@ -114,8 +112,21 @@ SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed,
 void sj_free(SJSolver *S)
 {
     if (!S) return;
-    table_free(S->table, S->table_buckets * 4 * sizeof(SJEntry), S->table_shared);
+    if (S->table_owned) free(S->table);
     free(S);
+}
+
+SJSolver *sj_new_sharing(const SJSolver *owner)
+{
+    SJSolver *S = malloc(sizeof *S);
+    if (!S) return NULL;
+    *S = *owner;
+    S->table_owned = 0;
+    S->nodes = S->tt_hits = S->tt_stores = 0;
+    S->stop = 0;
+    S->poll = NULL;
+    S->poll_ctx = NULL;
+    return S;
 }
 
 void sj_clear_table(SJSolver *S)

@@ -72,7 +72,7 @@ typedef struct {
     SJZob ztempo[2][SJ_MAX_CELLS + 1];
     SJEntry *table;
     uint64_t table_buckets;     /* power of two; four 16-byte entries per 64-byte bucket */
-    int table_shared;           /* shared with processes forked after sj_new */
+    int table_owned;            /* 0 for a solver made by sj_new_sharing */
     uint64_t nodes, tt_hits, tt_stores;
     int stop;                   /* set when poll() asked to abort; results are then meaningless */
     int (*poll)(void *ctx);     /* called every 2^20 nodes; nonzero aborts the search */
@@ -80,11 +80,12 @@ typedef struct {
 } SJSolver;
 
 /* Returns NULL on bad arguments or out of memory. table_bytes is rounded down
- * to a power of two number of 64-byte buckets (at least one). With `shared`, the
- * table is shared with the processes forked afterwards: workers that search at
- * the same time see each other's results (entries are checked, never locked). */
-SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed, int use_symmetry,
-                 int shared);
+ * to a power of two number of 64-byte buckets (at least one). */
+SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed, int use_symmetry);
+/* A solver for another thread that searches with `owner`'s table: threads that search at
+ * the same time see each other's results (entries are checked, never locked). Free it
+ * before the owner. */
+SJSolver *sj_new_sharing(const SJSolver *owner);
 void sj_free(SJSolver *S);
 void sj_clear_table(SJSolver *S);
 

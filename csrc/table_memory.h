@@ -21,23 +21,4 @@ static inline void *table_alloc(size_t bytes)
     return p;
 }
 
-/* The same, shared with the processes this one forks afterwards (MAP_SHARED), so that
- * parallel workers on one machine share one table. Free with table_free. */
-static inline void *table_alloc_shared(size_t bytes)
-{
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-    return p; /* anonymous mappings start zeroed */
-}
-
-static inline void table_free(void *p, size_t bytes, int shared)
-{
-    if (!p) return;
-    if (shared) munmap(p, bytes);
-    else free(p);
-}
-
 #endif

@@ -17,8 +17,8 @@ cdef extern from "sanjego.h":
         int (*poll)(void *ctx) noexcept
         void *poll_ctx
     int SJ_MAX_CELLS, SJ_MARGIN, SJ_OUTCOME
-    SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed, int use_symmetry,
-                     int shared)
+    SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed, int use_symmetry)
+    SJSolver *sj_new_sharing(const SJSolver *owner)
     void sj_free(SJSolver *S)
     void sj_clear_table(SJSolver *S)
     void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t *owners, int side)
@@ -36,18 +36,23 @@ include "_poll.pxi"
 
 cdef class Core:
     """One board and measure, with its transposition table (kept between calls). With
-    shared=True the table is shared with processes forked afterwards (parallel workers)."""
+    share=core, a core for another thread that searches with that core's table (and its
+    board, measure and keys); searches release the GIL, so threads run in parallel."""
 
     cdef SJSolver *S
     cdef object _pending
+    cdef object _owner
     cdef public object progress
 
     def __cinit__(self, int width, int height, measure="margin", table_bytes=64 << 20,
-                  seed=0x5A4E4A45474F, symmetry=True, shared=False):
+                  seed=0x5A4E4A45474F, symmetry=True, Core share=None):
         if measure not in MEASURES:
             raise ValueError(f"unknown measure {measure!r}")
-        self.S = sj_new(width, height, MEASURES[measure], table_bytes, seed, 1 if symmetry else 0,
-                        1 if shared else 0)
+        if share is not None:
+            self.S = sj_new_sharing(share.S)
+            self._owner = share  # keeps the table alive
+        else:
+            self.S = sj_new(width, height, MEASURES[measure], table_bytes, seed, 1 if symmetry else 0)
         if self.S == NULL:
             raise MemoryError("cannot create the San Jego core (bad size or out of memory)")
         self.S.poll = _poll

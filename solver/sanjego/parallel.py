@@ -21,9 +21,8 @@ moves instead of racing each other for the same reply.
 """
 
 import concurrent.futures
-import multiprocessing
 import os
-import signal
+import threading
 import time
 
 from .. import __version__
@@ -35,26 +34,26 @@ _core = None
 _core_config = None
 
 
+def _new_core(config):
+    width, height, measure, table_bytes, seed = config
+    kwargs = {} if seed is None else {"seed": seed}
+    return Core(width, height, measure, table_bytes, **kwargs)
+
+
 def _get_core(config):
     global _core, _core_config
     if _core_config != config:
-        width, height, measure, table_bytes, seed, shared = config
-        kwargs = {} if seed is None else {"seed": seed}
-        _core = Core(width, height, measure, table_bytes, shared=shared, **kwargs)
+        _core = _new_core(config)
         _core_config = config
     return _core
 
 
-def _release_core():
-    global _core, _core_config
-    _core = _core_config = None
-
-
-def prove(config, heights, owners, side, k):
-    """Worker task: one null-window search "value >= k?" on a leaf.
+def prove(config, heights, owners, side, k, core=None):
+    """Worker task: one null-window search "value >= k?" on a leaf, with the given core
+    or this process's core for `config`.
 
     Returns (fail-soft result, nodes, seconds)."""
-    core = _get_core(config)
+    core = core or _get_core(config)
     n0, t0 = core.nodes, time.perf_counter()
     v = core.search(heights, owners, side, k - 1, k)
     return v, core.nodes - n0, time.perf_counter() - t0
@@ -105,28 +104,46 @@ def build_frontier(root, depth, measure):
     return build(root, depth), leaves
 
 
-def _worker_signals():
-    # Stopping is the coordinator's to handle: it terminates the workers.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+class _Stopped(Exception):
+    pass
 
 
 class LocalPool:
-    def __init__(self, workers):
-        self.executor = concurrent.futures.ProcessPoolExecutor(
-            workers, mp_context=multiprocessing.get_context("fork"), initializer=_worker_signals)
+    """Sub-proofs on threads of this process. The C search runs without the GIL, and every
+    thread's core searches with one table (made here), so each sub-proof sees what the
+    others found. (Processes sharing a table through a shared mapping were measured first:
+    the kernel backs such memory with small pages only, and 2 workers were no faster than 1.)"""
+
+    def __init__(self, workers, config):
+        self.owner = _new_core(config)
+        self.local = threading.local()
+        self.cores = []
+        self.stopping = threading.Event()
+        self.executor = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="sanjego")
+
+    def _check(self, nodes):
+        if self.stopping.is_set():
+            raise _Stopped
+
+    def _prove(self, config, *args):
+        core = getattr(self.local, "core", None)
+        if core is None:
+            core = self.local.core = Core(0, 0, share=self.owner)
+            core.progress = self._check
+            self.cores.append(core)
+        return prove(config, *args, core=core)
 
     def submit(self, *args):
-        return self.executor.submit(prove, *args)
+        return self.executor.submit(self._prove, *args)
 
     def wait(self, futures):
         return concurrent.futures.wait(futures, return_when=concurrent.futures.FIRST_COMPLETED)[0]
 
     def close(self, abort=False):
-        if abort:  # sub-proofs in flight are lost; finished ones are in the journal
-            for process in list(getattr(self.executor, "_processes", {}).values()):
-                process.terminate()
-        self.executor.shutdown(wait=not abort, cancel_futures=True)
+        if abort:  # searches in flight stop within 2^20 nodes and are lost; finished ones are journaled
+            self.stopping.set()
+        self.executor.shutdown(wait=True, cancel_futures=True)
+        self.cores.clear()
 
 
 class DaskPool:
@@ -194,12 +211,9 @@ class ParallelProof:
             else:
                 self.run.create(dict(manifest, code_version=__version__,
                                      created=time.strftime("%Y-%m-%dT%H:%M:%S%z")))
-        # Local workers share one table, made before they are forked; each Dask worker
-        # process has a table of its own of the whole size.
-        self.shared_table = not scheduler and self.workers > 1
+        # Local worker threads share one table; each Dask worker process has one of this size.
         table_bytes = int((table_mb or engine.table_mb) * (1 << 20))
-        self.config = (self.board.width, self.board.height, self.measure, table_bytes, engine.seed,
-                       self.shared_table)
+        self.config = (self.board.width, self.board.height, self.measure, table_bytes, engine.seed)
 
     def _apply(self, record):
         b = self.bounds.get(bytes.fromhex(record["key"]))
@@ -331,9 +345,7 @@ class ParallelProof:
 
     def solve(self):
         """Runs to the end; returns the exact value of the position."""
-        if self.shared_table:
-            _get_core(self.config)  # the workers inherit it, and with it the shared table
-        pool = DaskPool(self.scheduler) if self.scheduler else LocalPool(self.workers)
+        pool = DaskPool(self.scheduler) if self.scheduler else LocalPool(self.workers, self.config)
         if self.scheduler:
             self.workers = pool.workers
         inflight = {}
@@ -384,8 +396,6 @@ class ParallelProof:
         else:
             pool.close()
         finally:
-            if self.shared_table:
-                _release_core()
             self.seconds = time.perf_counter() - t0
             if self.run is not None:
                 self.run.journal.append({"session_wall": round(self.seconds, 3)})
