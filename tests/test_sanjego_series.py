@@ -1,44 +1,14 @@
 """San Jego series ("Serienspiel"): scoring, alternating starts, the end, and `sanjego series`."""
 
-import contextlib
-import io
 import itertools
 import json
-import signal
-import subprocess
-import sys
 
 import pytest
 
-from solver.cli import main
 from solver.sanjego.errors import SanJegoError
 from solver.sanjego.series import (POINTS, SeriesError, board_outcome, decided, optimal_series,
                                    play_series)
-
-
-def run(*args):
-    return subprocess.run([sys.executable, "-m", "solver", "sanjego", *args], capture_output=True,
-                          text=True, timeout=120)
-
-
-class Result:
-    def __init__(self, returncode, stdout, stderr):
-        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
-
-
-def cli(*args):
-    """`python -m solver sanjego ARGS` in this process (faster than a subprocess)."""
-    out, err = io.StringIO(), io.StringIO()
-    sigterm = signal.getsignal(signal.SIGTERM)  # main() installs its own handler
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = main(["sanjego", *args])
-            except SystemExit as e:
-                code = e.code
-    finally:
-        signal.signal(signal.SIGTERM, sigterm)
-    return Result(code or 0, out.getvalue(), err.getvalue())
+from sanjego_cli import cli, run
 
 
 # ---- arithmetic -------------------------------------------------------------------------

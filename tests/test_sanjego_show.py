@@ -5,46 +5,18 @@ import importlib.util
 import io
 import json
 import os
-import pathlib
-import signal
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
 import pytest
 
-from solver.cli import main
 from solver.sanjego import PASS, Board, Position, replay
 from solver.sanjego.draw import game_frames, svg, text, write_svg_sequence
+from sanjego_cli import REPO, Result, cli, run
 
 SVG = "{http://www.w3.org/2000/svg}"
-REPO = pathlib.Path(__file__).resolve().parent.parent
 LINE_4X3 = "B2-C2 B1-C1 D2-D3 A2-A3 C2-C3 C1-D1 C3-D3 A3-B3"  # the recorded optimal 4x3 game
-
-
-def run(*args):
-    return subprocess.run([sys.executable, "-m", "solver", "sanjego", *args], capture_output=True,
-                          text=True, timeout=120, cwd=REPO)
-
-
-class Result:
-    def __init__(self, returncode, stdout, stderr):
-        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
-
-
-def cli(*args):
-    """`python -m solver sanjego ARGS` in this process (faster than a subprocess)."""
-    out, err = io.StringIO(), io.StringIO()
-    sigterm = signal.getsignal(signal.SIGTERM)  # main() installs its own handler
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                code = main(["sanjego", *args])
-            except SystemExit as e:
-                code = e.code
-    finally:
-        signal.signal(signal.SIGTERM, sigterm)
-    return Result(code or 0, out.getvalue(), err.getvalue())
 
 
 def parse(document):
