@@ -54,7 +54,7 @@ def add_parser(games):
                                         "with --run DIR it is checkpointed there and --resume continues it.")
     common(s)
     s.add_argument("--workers", type=_positive_int, default=None,
-                   help="worker processes for a parallel proof (default with --run: all cores)")
+                   help="worker threads for a parallel proof (all sharing one table) (default with --run: all cores)")
     s.add_argument("--run", metavar="DIR", default=None,
                    help="run directory: manifest and journal of finished sub-proofs")
     s.add_argument("--resume", action="store_true", help="continue the run in --run DIR")
