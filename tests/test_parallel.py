@@ -35,7 +35,7 @@ def test_parallel_from_a_position_and_outcome():
     assert ParallelProof(engine, p, [], 2, workers=2).solve() == engine.value(p)
 
 
-def start_run_and_wait(run, args, lines=20):
+def start_run_and_wait(run, args, lines=20, must_run=True):
     """Starts a run in its own process group; returns once its journal has `lines` lines."""
     proc = subprocess.Popen(solve_cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
@@ -45,7 +45,7 @@ def start_run_and_wait(run, args, lines=20):
         if journal.exists() and journal.read_text().count("\n") >= lines:
             break
         time.sleep(0.02)
-    assert proc.poll() is None, "the run finished before it could be stopped"
+    assert not must_run or proc.poll() is None, "the run finished before it could be stopped"
     return proc, journal
 
 
@@ -116,12 +116,17 @@ def test_new_run_into_existing_dir_or_resume_of_nothing_is_refused(tmp_path):
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_ctrl_c_or_sigterm_stops_cleanly_and_resumes(tmp_path, sig):
-    run = tmp_path / "run"
-    args = ["5x4", "--run", str(run), "--workers", "2", "--depth", "3", "--table-mb", "64"]
-    # Stop early in the run: late in it, the run can finish between the check and the signal.
-    proc, journal = start_run_and_wait(run, args, lines=3)
-    os.killpg(proc.pid, sig)
-    _, err = proc.communicate(timeout=60)
+    # The run may finish between the journal check and the signal on a loaded machine (the
+    # whole proof takes about 2 s); then try again with a fresh run.
+    for attempt in range(3):
+        run = tmp_path / f"run{attempt}"
+        args = ["7x3", "--run", str(run), "--workers", "2", "--depth", "2", "--table-mb", "64"]
+        proc, journal = start_run_and_wait(run, args, lines=3, must_run=False)
+        if proc.poll() is None:
+            os.killpg(proc.pid, sig)
+        _, err = proc.communicate(timeout=60)
+        if proc.returncode != 0:
+            break
     assert proc.returncode == 130 and err.strip() == "python -m solver: interrupted"
     assert "session_wall" in Journal(journal).read()[-1]
     r = subprocess.run(solve_cmd(*args, "--resume"), capture_output=True, text=True, timeout=300)
