@@ -36,9 +36,12 @@ def test_parallel_from_a_position_and_outcome():
 
 
 def start_run_and_wait(run, args, lines=20, must_run=True):
-    """Starts a run in its own process group; returns once its journal has `lines` lines."""
+    """Starts a run in its own process group; returns once its journal has `lines` lines.
+    The run gets Ctrl-C as from a terminal even when this test runs in a background job
+    (which starts with SIGINT ignored, and Python then leaves it ignored)."""
     proc = subprocess.Popen(solve_cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+                            text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     journal = run / "journal.log"
     deadline = time.time() + 120
     while time.time() < deadline and proc.poll() is None:
