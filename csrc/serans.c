@@ -164,7 +164,7 @@ int sr_terminal(const SRSolver *S, const SRPos *p, int *value)
 int sr_turns(const SRSolver *S, const SRPos *p, SRTurn *out)
 {
     int n = S->n, nm = 4 * n, k = 0, ks = 0;
-    uint8_t b1[SR_CELLS];
+    uint8_t b1[SR_CELLS] = {0}; /* line moves fill n*n cells; the rest must not hold garbage */
     SRTurn singles[4 * SR_MAXN];
     for (int m1 = 0; m1 < nm; m1++) {
         if (!sr_line_move(S, p->c, p->side, m1, b1)) continue;
@@ -233,6 +233,7 @@ static void store(SRSolver *S, const SRPos *p, int lo, int hi, uint64_t work_nod
         memcpy(e->c, p->c, SR_CELLS);
         e->sp = (uint8_t)(p->side | p->passes << 1);
         e->lo = -INF; e->hi = INF;
+        e->work = 0;
     }
     if (lo > e->lo) e->lo = (int8_t)lo;
     if (hi < e->hi) e->hi = (int8_t)hi;

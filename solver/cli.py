@@ -49,6 +49,32 @@ def positive_int_arg(text):
     return n
 
 
+def _writable_place(text, path):
+    ancestor = os.path.dirname(path)
+    while ancestor and not os.path.exists(ancestor):
+        ancestor = os.path.dirname(ancestor)
+    if not os.path.isdir(ancestor) or not os.access(ancestor, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"cannot write {text}: {ancestor} is not a writable directory")
+
+
+def output_file_arg(text):
+    """argparse type: a file that can be written (checked before any long computation)."""
+    path = os.path.abspath(text)
+    if os.path.isdir(path):
+        raise argparse.ArgumentTypeError(f"{text} is a directory; give a file name")
+    _writable_place(text, path)
+    return text
+
+
+def output_dir_arg(text):
+    """argparse type: a directory that exists or can be made."""
+    path = os.path.abspath(text)
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise argparse.ArgumentTypeError(f"{text} exists and is not a directory")
+    _writable_place(text, path)
+    return text
+
+
 class NodeProgress:
     """A tqdm counter of searched nodes on stderr, shown only on a terminal. `engine` is any
     object with `nodes` and `set_progress(callback)`."""

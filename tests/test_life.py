@@ -329,6 +329,8 @@ def cli(capsys, *argv):
     ["solve", "--tokens", "10"],
     ["survivors", "--limit", "5000"],
     ["selfplay", "--games", "0"],
+    ["survivors", "--out", "/"],                       # a directory, not a file
+    ["show", "--svg", "/dev/null"],                    # a file, not a directory
 ])
 def test_bad_input_is_one_line_and_status_2(capsys, argv):
     try:

@@ -221,6 +221,11 @@ def test_notation_round_trip():
         parse_board(Rules(), ". . ./. . . .")
     with pytest.raises(NotationError):
         parse_board(Rules(), "R . . ./. . . ./. . . ./. . . .")  # no red with two players
+    # No reachable tower passes the target when the end is checked after every move.
+    assert parse_board(Rules(target=3), "YYY . . ./. . . ./. . . ./. . . .")
+    with pytest.raises(NotationError):
+        parse_board(Rules(target=3), "YYYY . . ./. . . ./. . . ./. . . .")
+    assert parse_board(Rules(target=3, end_check="turn"), "YYYY . . ./. . . ./. . . ./. . . .")
     for bad in ({"size": 1}, {"players": 5}, {"target": 1}, {"rammer": "both"}, {"players": 4, "size": 2}):
         with pytest.raises(RulesError):
             Rules(**bad)

@@ -6,7 +6,7 @@ import random
 import sys
 import time
 
-from ..cli import UsageError, positive_int_arg, table_mb_arg
+from ..cli import UsageError, output_dir_arg, output_file_arg, positive_int_arg, table_mb_arg
 from .rules import (BOTH_EXTINCT, EDGES, LIMIT_SCORES, ORDERS, SETUPS, Options)
 
 # The small version that `solve` searches unless told otherwise.
@@ -108,7 +108,7 @@ def output_args(sub, record=True):
     sub.add_argument("--json", action="store_true", help="print one JSON object")
     sub.add_argument("--quiet", action="store_true", help="no progress display")
     if record:
-        sub.add_argument("--out", metavar="FILE", default=None,
+        sub.add_argument("--out", metavar="FILE", default=None, type=output_file_arg,
                          help="also write the result with its provenance (command, commit, date, "
                               "cores, wall time) to FILE, e.g. results/life/NAME.json")
 
@@ -141,7 +141,7 @@ def add_parser(games):
     s.add_argument("--players", type=players_arg, default=["pass", "pass"], metavar="P1,P2",
                    help="who places tokens: pass, random or search (default pass,pass)")
     s.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
-    s.add_argument("--svg", metavar="DIR", default=None,
+    s.add_argument("--svg", metavar="DIR", default=None, type=output_dir_arg,
                    help="write gen-NNN.svg per generation and generations.svg (all) to DIR")
     s.add_argument("--json", action="store_true", help="print the game as one JSON object")
     s.set_defaults(handler=cmd_show)
@@ -213,7 +213,10 @@ def _emit(args, out, t0, lines):
     seconds = time.perf_counter() - t0
     out = dict(out, seconds=round(seconds, 3))
     if getattr(args, "out", None):
-        write(args.out, out, seconds)
+        try:
+            write(args.out, out, seconds)
+        except OSError as e:
+            raise UsageError(f"cannot write {args.out}: {e.strerror or e}") from None
     if args.json:
         print(json.dumps(out))
     else:
@@ -253,7 +256,10 @@ def cmd_show(args):
               f"set-up X {board.format_cells(a)}, O {board.format_cells(b)}; players {','.join(args.players)}")
         print(text_generations(board, record), end="")
     if args.svg:
-        paths = write_svgs(board, record, args.svg, f"Buntes Leben {board.width}x{board.height}")
+        try:
+            paths = write_svgs(board, record, args.svg, f"Buntes Leben {board.width}x{board.height}")
+        except OSError as e:
+            raise UsageError(f"cannot write pictures to {args.svg}: {e.strerror or e}") from None
         print(f"wrote {len(paths)} SVG files to {args.svg}", file=sys.stderr if args.json else sys.stdout)
     return 0
 
@@ -320,7 +326,7 @@ def cmd_solve(args):
              f"{options.tokens} tokens, {options.generations} generations ({options.describe()})"]
     with Progress(args.quiet, "solving", "class") as progress:
         for k, mode in enumerate(modes):
-            solver = CSolver(options, coin=mode, table_mb=int(args.table_mb))
+            solver = CSolver(options, coin=mode, table_mb=args.table_mb)
             rows = []
             for i, a in enumerate(classes):
                 v, reply, searched = solver.best_reply(a)

@@ -57,7 +57,7 @@ class CSolver(SetupQueries):
         self.core.configure_search(o.place_first, o.place_every, o.extra, o.place_optional,
                                    ORDER_CODES[o.order], COIN_MODES.index(coin),
                                    o.both_extinct_value(), o.limit_score == "count",
-                                   o.generations, table_mb << 20)
+                                   o.generations, int(table_mb * (1 << 20)))
 
     @property
     def nodes(self):

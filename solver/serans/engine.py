@@ -55,7 +55,7 @@ class Engine:
             raise RulesError("the exact solver handles towers up to 7 high "
                              "(target <= 7, <= 6 with end_check=turn)")
         self.rules = rules
-        self.core = Core(rules.size, rules.target, c_options(rules), table_bytes=int(table_mb) << 20)
+        self.core = Core(rules.size, rules.target, c_options(rules), table_bytes=int(table_mb * (1 << 20)))
         self.setup_memo = {}
 
     @property

@@ -151,7 +151,9 @@ def parse_board(rules, text):
                 raise NotationError(f"hole {h!r}: colours are {COLOURS[:rules.players]}") from None
             if any(p >= rules.players for p in stack):
                 raise NotationError(f"hole {h!r}: colours are {COLOURS[:rules.players]}")
-            if len(stack) >= rules.target + 2:
+            # With the end checked after every move no tower passes the target; after each
+            # turn one can pass it by one level.
+            if len(stack) > rules.target + (rules.end_check == "turn"):
                 raise NotationError(f"hole {h!r} is taller than the game allows")
             board.append(stack)
     return tuple(board)
