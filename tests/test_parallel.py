@@ -148,7 +148,10 @@ def test_schedule_tries_deciding_moves_first_and_spreads_workers():
     refuting_move = first.moves[j]
     proof.bounds[first.children[j].key] = [-12, 0]
     memo = proof.intervals()
-    assert proof.deciding_moves(k, memo) == {(1, refuting_move): 1}
+    # The reply decided its node; the first moves leading to that node (it and its mirror
+    # image) failed at the root.
+    to_first = {m for m, c in zip(root.moves, root.children) if c is first}
+    assert proof.deciding_moves(k, memo) == {(1, refuting_move): 1, **{(0, m): -1 for m in to_first}}
     order = proof.schedule(k, memo, busy=set())
     assert len({leaf.key for leaf in order}) == len(order)
     undecided = {leaf.key for leaf, _ in proof.undecided_leaves(k, memo)}

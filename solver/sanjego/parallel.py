@@ -14,7 +14,8 @@ alpha-beta at the frontier.
 Order matters because one answer can make others irrelevant. Within a node,
 moves that already decided other nodes of the frontier for the same question
 (a refutation that works for one first move often works for the next) are
-tried first, then the core's static order. With several workers, every second
+tried first and moves that failed elsewhere last, each by successes minus
+failures; ties keep the core's static order. With several workers, every second
 free worker takes the depth-first next leaf and the others take leaves that
 are first choices below the root, so that the workers spread over the root's
 moves instead of racing each other for the same reply.
@@ -264,8 +265,9 @@ class ParallelProof:
         return memo
 
     def deciding_moves(self, k, memo):
-        """How many interior nodes each (side, move) has decided for ">= k": a max
-        node's child >= k or a min node's child < k."""
+        """For each (side, move): how many interior nodes it decided for ">= k" (a max
+        node's child >= k, a min node's child < k) minus how many it failed (the child
+        decided the other way)."""
         counts, seen, stack = {}, set(), [self.root]
         while stack:
             node = stack.pop()
@@ -275,8 +277,9 @@ class ParallelProof:
             side = node.position.side
             for move, child in zip(node.moves, node.children):
                 lo, hi = memo[child.key]
-                if (lo >= k) if node.maximise else (hi < k):
-                    counts[side, move] = counts.get((side, move), 0) + 1
+                if lo >= k or hi < k:
+                    won = (lo >= k) == node.maximise
+                    counts[side, move] = counts.get((side, move), 0) + (1 if won else -1)
                 stack.append(child)
         return counts
 
