@@ -395,7 +395,7 @@ static inline int read_entry(const SJEntry *bucket, int i, uint64_t key1, uint16
     out->from = (uint8_t)(data >> 32);
     out->to = (uint8_t)(data >> 40);
     out->work = (uint8_t)(data >> 48);
-    if ((check ^ data) != key1) { out->work = 0; return 0; } /* another position, torn or empty */
+    if ((check ^ data) != key1) return 0; /* another position, torn or empty (its work still counts) */
     return out->lock2 == lock2 && out->lo <= out->hi;
 }
 
