@@ -54,32 +54,19 @@ static void make_symmetries(SJSolver *S)
             }
 }
 
-SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed, int use_symmetry)
+/* Everything but the geometry: measure, keys and the table. */
+static SJSolver *alloc_solver(int n, int measure, uint64_t table_bytes, uint64_t seed)
 {
-    if (w < 1 || h < 1 || w * h > SJ_MAX_CELLS) return NULL;
+    if (n < 1 || n > SJ_MAX_CELLS) return NULL;
     if (measure != SJ_MARGIN && measure != SJ_OUTCOME) return NULL;
     SJSolver *S = calloc(1, sizeof *S);
     if (!S) return NULL;
-    S->w = w; S->h = h; S->n = w * h; S->measure = measure;
-    S->use_symmetry = use_symmetry;
+    S->n = n; S->measure = measure;
     S->reduce_groups = measure == SJ_MARGIN;
     S->table_min_towers = 5; /* measured: fewer table misses outweigh the extra nodes */
     S->etc_min_towers = 16;  /* measured on 6x4 and 5x5: -15% and -4% time */
-    S->board_mask = S->n == 64 ? ~(uint64_t)0 : BIT(S->n) - 1;
-    uint64_t col0 = 0, collast = 0;
-    for (int r = 0; r < h; r++) { col0 |= BIT(r * w); collast |= BIT(r * w + w - 1); }
-    S->not_col0 = S->board_mask & ~col0;
-    S->not_collast = S->board_mask & ~collast;
-    for (int i = 0; i < S->n; i++) {
-        int x = i % w, y = i / w;
-        uint64_t m = 0;
-        if (x > 0) m |= BIT(i - 1);
-        if (x < w - 1) m |= BIT(i + 1);
-        if (y > 0) m |= BIT(i - w);
-        if (y < h - 1) m |= BIT(i + w);
-        S->nb[i] = m;
-    }
-    make_symmetries(S);
+    S->board_mask = n == 64 ? ~(uint64_t)0 : BIT(n) - 1;
+    /* Head-tower keys come last so that the keys of the plain game do not depend on them. */
     uint64_t rng = seed;
     for (int c = 0; c < SJ_MAX_CELLS; c++)
         for (int k = 0; k <= SJ_MAX_CELLS; k++)
@@ -100,6 +87,12 @@ SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed,
             S->ztempo[o][k].a = splitmix64(&rng);
             S->ztempo[o][k].b = splitmix64(&rng);
         }
+    for (int c = 0; c < SJ_MAX_CELLS; c++)
+        for (int k = 0; k <= SJ_MAX_CELLS; k++)
+            for (int o = 2; o < 4; o++) {
+                S->zob[c][k][o].a = splitmix64(&rng);
+                S->zob[c][k][o].b = splitmix64(&rng);
+            }
     uint64_t buckets = 1;
     while (buckets * 2 * 4 * sizeof(SJEntry) <= table_bytes) buckets *= 2;
     S->table_buckets = buckets;
@@ -107,6 +100,76 @@ SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed,
     S->table = table_alloc(buckets * 4 * sizeof(SJEntry));
     if (!S->table) { free(S); return NULL; }
     return S;
+}
+
+SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed, int use_symmetry)
+{
+    if (w < 1 || h < 1 || w * h > SJ_MAX_CELLS) return NULL;
+    SJSolver *S = alloc_solver(w * h, measure, table_bytes, seed);
+    if (!S) return NULL;
+    S->w = w; S->h = h; S->grid = 1;
+    S->use_symmetry = use_symmetry;
+    uint64_t col0 = 0, collast = 0;
+    for (int r = 0; r < h; r++) { col0 |= BIT(r * w); collast |= BIT(r * w + w - 1); }
+    S->not_col0 = S->board_mask & ~col0;
+    S->not_collast = S->board_mask & ~collast;
+    for (int i = 0; i < S->n; i++) {
+        int x = i % w, y = i / w;
+        uint64_t m = 0;
+        if (x > 0) m |= BIT(i - 1);
+        if (x < w - 1) m |= BIT(i + 1);
+        if (y > 0) m |= BIT(i - w);
+        if (y < h - 1) m |= BIT(i + w);
+        S->nb[i] = m;
+    }
+    make_symmetries(S);
+    return S;
+}
+
+static int is_automorphism(int n, const uint64_t *nb, const uint8_t *perm)
+{
+    uint64_t seen = 0;
+    for (int c = 0; c < n; c++) {
+        if (perm[c] >= n || (seen >> perm[c]) & 1) return 0;
+        seen |= BIT(perm[c]);
+    }
+    for (int c = 0; c < n; c++)
+        for (int d = 0; d < n; d++)
+            if (((nb[c] >> d) & 1) != ((nb[perm[c]] >> perm[d]) & 1)) return 0;
+    return 1;
+}
+
+SJSolver *sj_new_graph(int n, const uint64_t *nb, int nsym, const uint8_t *syms, int measure,
+                       uint64_t table_bytes, uint64_t seed)
+{
+    if (n < 1 || n > SJ_MAX_CELLS || nsym < 1 || nsym > SJ_MAX_SYMS) return NULL;
+    uint64_t mask = n == 64 ? ~(uint64_t)0 : BIT(n) - 1;
+    for (int c = 0; c < n; c++) {
+        if ((nb[c] & ~mask) || ((nb[c] >> c) & 1)) return NULL;
+        for (int d = 0; d < n; d++)
+            if (((nb[c] >> d) & 1) != ((nb[d] >> c) & 1)) return NULL;
+    }
+    for (int c = 0; c < n; c++)
+        if (syms[c] != c) return NULL;
+    for (int s = 0; s < nsym; s++)
+        if (!is_automorphism(n, nb, syms + (size_t)s * n)) return NULL;
+    SJSolver *S = alloc_solver(n, measure, table_bytes, seed);
+    if (!S) return NULL;
+    S->grid = 0;
+    S->use_symmetry = nsym > 1;
+    memcpy(S->nb, nb, (size_t)n * sizeof *nb);
+    S->nsym = nsym;
+    for (int s = 0; s < nsym; s++) {
+        memcpy(S->sym[s], syms + (size_t)s * n, (size_t)n);
+        for (int i = 0; i < n; i++) S->syminv[s][S->sym[s][i]] = (uint8_t)i;
+    }
+    return S;
+}
+
+void sj_set_heads(SJSolver *S, int on)
+{
+    S->heads = on != 0;
+    S->reduce_groups = !S->heads && S->measure == SJ_MARGIN;
 }
 
 void sj_free(SJSolver *S)
@@ -139,6 +202,12 @@ static inline int owner_of(const SJPos *p, int c)
     return (p->own0 >> c) & 1 ? 0 : 1;
 }
 
+/* The owner, plus 2 for a head-tower: the last index of the Zobrist keys. */
+static inline int key_owner(const SJPos *p, int c)
+{
+    return owner_of(p, c) | (int)((p->head >> c) & 1) << 1;
+}
+
 static inline void toggle(const SJSolver *S, SJPos *p, int cell, int height, int owner)
 {
     for (int s = 0; s < S->nsym; s++) {
@@ -169,11 +238,22 @@ static inline uint64_t expand(const SJSolver *S, uint64_t m)
 
 static inline uint64_t group_of(const SJSolver *S, uint64_t occ, uint64_t seed)
 {
-    uint64_t group = seed, prev;
-    do {
-        prev = group;
-        group |= expand(S, group) & occ;
-    } while (group != prev);
+    uint64_t group = seed;
+    if (S->grid) {
+        uint64_t prev;
+        do {
+            prev = group;
+            group |= expand(S, group) & occ;
+        } while (group != prev);
+        return group;
+    }
+    uint64_t frontier = seed;
+    while (frontier) {
+        uint64_t next = 0;
+        while (frontier) next |= S->nb[pop_lsb(&frontier)];
+        frontier = next & occ & ~group;
+        group |= frontier;
+    }
     return group;
 }
 
@@ -202,15 +282,31 @@ static void bank_groups(const SJSolver *S, SJPos *p, uint64_t candidates)
         uint64_t seed = candidates & (~candidates + 1);
         uint64_t group = (S->nb[__builtin_ctzll(seed)] & p->occ) ? group_of(S, p->occ, seed) : seed;
         candidates &= ~group;
+        if (group != seed && (group & ~p->head) == 0) {
+            /* Two head-towers that touch only each other: neither can ever move. */
+            p->occ &= ~group;
+            p->head &= ~group;
+            while (group) {
+                int c = pop_lsb(&group);
+                int o = owner_of(p, c);
+                toggle(S, p, c, p->height[c], o | 2);
+                bank(S, p, o, p->height[c]);
+                p->height[c] = 0;
+            }
+            p->own0 = p->own0 & p->occ;
+            continue;
+        }
         uint64_t mine0 = group & p->own0;
         if (mine0 && mine0 != group) continue;
         if (group != seed && !S->reduce_groups) continue;
         int o = mine0 ? 0 : 1, total = 0;
+        uint64_t heads = group & p->head;
         p->occ &= ~group;
         p->own0 &= ~group;
+        p->head &= ~group;
         while (group) {
             int c = pop_lsb(&group);
-            toggle(S, p, c, p->height[c], o);
+            toggle(S, p, c, p->height[c], o | (int)((heads >> c) & 1) << 1);
             total += p->height[c];
             p->height[c] = 0;
             if (group) p->tempo[o]++;
@@ -227,9 +323,10 @@ void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t 
     for (int c = 0; c < S->n; c++) {
         if (!heights[c]) continue;
         p->occ |= BIT(c);
-        if (owners[c] == 0) p->own0 |= BIT(c);
+        if ((owners[c] & 1) == 0) p->own0 |= BIT(c);
+        if (owners[c] & 2) p->head |= BIT(c);
         p->height[c] = heights[c];
-        toggle(S, p, c, heights[c], owners[c] ? 1 : 0);
+        toggle(S, p, c, heights[c], owners[c] & 3);
     }
     bank_groups(S, p, p->occ);
 }
@@ -239,13 +336,24 @@ static inline uint64_t movable(const SJPos *p)
     return p->side == 0 ? p->occ & p->own0 : p->occ & ~p->own0;
 }
 
+/* Whether the side to move has a move. Without heads every active tower has one. */
+static inline int can_move(const SJSolver *S, const SJPos *p)
+{
+    uint64_t mine = movable(p);
+    if (!S->heads) return mine != 0;
+    uint64_t targets = p->occ & ~p->head;
+    while (mine)
+        if (S->nb[pop_lsb(&mine)] & targets) return 1;
+    return 0;
+}
+
 int sj_moves(const SJSolver *S, const SJPos *p, uint8_t *from, uint8_t *to)
 {
     int n = 0;
     uint64_t mine = movable(p);
     while (mine) {
         int f = pop_lsb(&mine);
-        uint64_t targets = S->nb[f] & p->occ;
+        uint64_t targets = S->nb[f] & p->occ & ~p->head;
         while (targets) {
             from[n] = (uint8_t)f;
             to[n] = (uint8_t)pop_lsb(&targets);
@@ -260,14 +368,16 @@ void sj_play(const SJSolver *S, const SJPos *p, SJPos *q, int from, int to)
     *q = *p;
     int side = p->side;
     int hf = p->height[from], ht = p->height[to];
-    toggle(S, q, from, hf, side);
+    int moved = key_owner(p, from); /* side, plus 2 when the head rides along */
+    toggle(S, q, from, hf, moved);
     toggle(S, q, to, ht, owner_of(p, to));
     q->occ &= ~BIT(from);
     q->own0 &= ~BIT(from);
+    if (moved & 2) q->head ^= BIT(from) | BIT(to);
     q->height[from] = 0;
     q->height[to] = (uint8_t)(hf + ht);
     if (side == 0) q->own0 |= BIT(to); else q->own0 &= ~BIT(to);
-    toggle(S, q, to, hf + ht, side);
+    toggle(S, q, to, hf + ht, moved);
     bank_groups(S, q, S->nb[from]);
     q->side = side ^ 1;
 }
@@ -275,7 +385,7 @@ void sj_play(const SJSolver *S, const SJPos *p, SJPos *q, int from, int to)
 static uint64_t perft(const SJSolver *S, const SJPos *p, int depth)
 {
     if (depth == 0 || p->occ == 0) return 1;
-    if (!movable(p)) {
+    if (!can_move(S, p)) {
         SJPos q = *p;
         q.side ^= 1;
         return perft(S, &q, depth - 1);
@@ -445,7 +555,7 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
         S->stop = 1;
     if (S->stop) return 0;
     if (p->occ == 0) return eval_final(S, p);
-    if (!movable(p)) {
+    if (!can_move(S, p)) {
         SJPos q = *p;
         q.side ^= 1;
         return search(S, &q, alpha, beta);
@@ -508,7 +618,7 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
     uint64_t mine = movable(p);
     while (mine) {
         int f = pop_lsb(&mine);
-        uint64_t targets = S->nb[f] & p->occ;
+        uint64_t targets = S->nb[f] & p->occ & ~p->head;
         while (targets) {
             int t = pop_lsb(&targets);
             int score = (owner_of(p, t) != side ? 256 : 0)

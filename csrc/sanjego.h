@@ -25,6 +25,15 @@
  *    towers are banked.)
  * With group reduction every active group holds towers of both players, so
  * both players always have a real move until the board is empty.
+ *
+ * Boards: the W x H rectangle (sj_new), or any graph of at most 64 cells given
+ * by its neighbour masks and up to SJ_MAX_SYMS automorphisms (sj_new_graph).
+ *
+ * Heads ("Koepfchen" variant, sj_set_heads): a head-tower may move but no tower
+ * may be put onto it; the head rides on top of the tower it moved onto. Group
+ * reduction is off then (a head that cuts a one-player group keeps it from
+ * merging into one tower), a side whose towers only touch head-towers passes,
+ * and two head-towers that touch only each other are banked as finished.
  */
 #ifndef SANJEGO_H
 #define SANJEGO_H
@@ -40,6 +49,7 @@
 typedef struct {
     uint64_t occ;          /* active towers */
     uint64_t own0;         /* active towers whose top belongs to the first player */
+    uint64_t head;         /* active head-towers (heads variant) */
     uint8_t height[SJ_MAX_CELLS];
     uint8_t best[2][2];    /* banked towers: [player][0] tallest, [1] second */
     uint8_t tempo[2];      /* spare moves in banked one-player groups */
@@ -60,13 +70,15 @@ typedef struct {
     int w, h, n, measure, use_symmetry;
     int table_min_towers;       /* smaller positions are searched without the table */
     int etc_min_towers;         /* enhanced transposition cut-offs from this many towers */
-    int reduce_groups;          /* bank one-player groups (margin only; off for perft) */
+    int reduce_groups;          /* bank one-player groups (margin only; off for perft and heads) */
+    int heads;                  /* heads variant: no tower may be put onto a head-tower */
+    int grid;                   /* 1: the rectangle (neighbours by shifts); 0: a graph (by nb) */
     uint64_t board_mask, not_col0, not_collast;
     uint64_t nb[SJ_MAX_CELLS];
     int nsym;
     uint8_t sym[SJ_MAX_SYMS][SJ_MAX_CELLS];
     uint8_t syminv[SJ_MAX_SYMS][SJ_MAX_CELLS];
-    SJZob zob[SJ_MAX_CELLS][SJ_MAX_CELLS + 1][2];
+    SJZob zob[SJ_MAX_CELLS][SJ_MAX_CELLS + 1][4];   /* [cell][height][owner + 2 * head] */
     SJZob zbank[2][2][SJ_MAX_CELLS + 1];
     SJZob zside;
     SJZob ztempo[2][SJ_MAX_CELLS + 1];
@@ -82,6 +94,13 @@ typedef struct {
 /* Returns NULL on bad arguments or out of memory. table_bytes is rounded down
  * to a power of two number of 64-byte buckets (at least one). */
 SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed, int use_symmetry);
+/* A graph board of n cells: nb[c] is the mask of c's neighbours (symmetric, no loops);
+ * syms holds nsym cell permutations (nsym * n bytes), the first the identity, each an
+ * automorphism of the graph. Returns NULL when any of that does not hold. */
+SJSolver *sj_new_graph(int n, const uint64_t *nb, int nsym, const uint8_t *syms, int measure,
+                       uint64_t table_bytes, uint64_t seed);
+/* Switches the heads variant on or off (before any search). */
+void sj_set_heads(SJSolver *S, int on);
 /* A solver for another thread that searches with `owner`'s table: threads that search at
  * the same time see each other's results (entries are checked, never locked). Free it
  * before the owner. */
@@ -89,7 +108,8 @@ SJSolver *sj_new_sharing(const SJSolver *owner);
 void sj_free(SJSolver *S);
 void sj_clear_table(SJSolver *S);
 
-/* Loads a full-board position (height 0 = empty; owner 0/1) and reduces it. */
+/* Loads a full-board position (height 0 = empty; owner 0/1, plus 2 for a head-tower)
+ * and reduces it. */
 void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t *owners, int side);
 
 #define SJ_TEMPO 0xFF      /* from == to == SJ_TEMPO: spend a tempo move */

@@ -2,6 +2,8 @@
 """Thin layer over the C core (csrc/sanjego.c). Positions cross it as full-board
 height and owner bytes plus the side to move; the C core reduces them itself."""
 
+import sys
+
 from libc.stdint cimport uint8_t, uint64_t
 
 cdef extern from "sanjego.h":
@@ -14,10 +16,14 @@ cdef extern from "sanjego.h":
         uint64_t nodes, tt_hits, tt_stores
         int stop
         int etc_min_towers, table_min_towers
+        int heads
         int (*poll)(void *ctx) noexcept
         void *poll_ctx
     int SJ_MAX_CELLS, SJ_MARGIN, SJ_OUTCOME
     SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed, int use_symmetry)
+    SJSolver *sj_new_graph(int n, const uint64_t *nb, int nsym, const uint8_t *syms, int measure,
+                           uint64_t table_bytes, uint64_t seed)
+    void sj_set_heads(SJSolver *S, int on)
     SJSolver *sj_new_sharing(const SJSolver *owner)
     void sj_free(SJSolver *S)
     void sj_clear_table(SJSolver *S)
@@ -35,9 +41,14 @@ include "_poll.pxi"
 
 
 cdef class Core:
-    """One board and measure, with its transposition table (kept between calls). With
-    share=core, a core for another thread that searches with that core's table (and its
-    board, measure and keys); searches release the GIL, so threads run in parallel."""
+    """One board and measure, with its transposition table (kept between calls).
+
+    The board is the width x height rectangle, or with graph=(masks, symmetries) a graph:
+    masks[c] has bit d set when d is a neighbour of c, symmetries holds at most 8 cell
+    permutations, the identity first, each an automorphism. heads=True plays the heads
+    variant: owners then carry 2 on head-towers. With share=core, a core for another
+    thread that searches with that core's table (and its board, measure, keys and
+    variant); searches release the GIL, so threads run in parallel."""
 
     cdef SJSolver *S
     cdef object _pending
@@ -45,16 +56,26 @@ cdef class Core:
     cdef public object progress
 
     def __cinit__(self, int width, int height, measure="margin", table_bytes=64 << 20,
-                  seed=0x5A4E4A45474F, symmetry=True, Core share=None):
+                  seed=0x5A4E4A45474F, symmetry=True, Core share=None, graph=None, heads=False):
+        cdef bytes nb, syms
         if measure not in MEASURES:
             raise ValueError(f"unknown measure {measure!r}")
         if share is not None:
             self.S = sj_new_sharing(share.S)
             self._owner = share  # keeps the table alive
+        elif graph is not None:
+            masks, perms = graph
+            perms = list(perms) if symmetry else list(perms)[:1]
+            nb = b"".join(int(m).to_bytes(8, sys.byteorder) for m in masks)
+            syms = b"".join(bytes(p) for p in perms)
+            self.S = sj_new_graph(len(masks), <const uint64_t *><const char *>nb, len(perms), syms,
+                                  MEASURES[measure], table_bytes, seed)
         else:
             self.S = sj_new(width, height, MEASURES[measure], table_bytes, seed, 1 if symmetry else 0)
         if self.S == NULL:
-            raise MemoryError("cannot create the San Jego core (bad size or out of memory)")
+            raise MemoryError("cannot create the San Jego core (bad board or out of memory)")
+        if heads and share is None:
+            sj_set_heads(self.S, 1)
         self.S.poll = _poll
         self.S.poll_ctx = <void *>self
         self._pending = None
@@ -65,7 +86,7 @@ cdef class Core:
 
     cdef void _load(self, SJPos *p, heights, owners, int side):
         cdef bytes h = bytes(heights)
-        cdef bytes o = bytes([x & 1 for x in owners])
+        cdef bytes o = bytes([x & 3 for x in owners])
         sj_load(self.S, p, h, o, side)
 
     cdef _raise_pending(self):
@@ -96,7 +117,7 @@ cdef class Core:
     def perft(self, heights, owners, int side, int depth):
         """Move sequences of `depth` plies on the plain rules."""
         cdef bytes h = bytes(heights)
-        cdef bytes o = bytes([x & 1 for x in owners])
+        cdef bytes o = bytes([x & 3 for x in owners])
         cdef const uint8_t *hp = h
         cdef const uint8_t *op = o
         cdef uint64_t n
@@ -134,4 +155,5 @@ cdef class Core:
     @property
     def stats(self):
         return {"nodes": self.S.nodes, "tt_hits": self.S.tt_hits, "tt_stores": self.S.tt_stores,
-                "table_bytes": self.S.table_buckets * 64, "symmetries": self.S.nsym}
+                "table_bytes": self.S.table_buckets * 64, "symmetries": self.S.nsym,
+                "heads": bool(self.S.heads)}

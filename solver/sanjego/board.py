@@ -1,4 +1,5 @@
-"""Board geometry: size, cell names, neighbours."""
+"""Board geometry: size, cell names, neighbours. The rectangle lives here; graph boards
+(the cube, hexagons, tori, JSON files) in graph.py; parse_board reads either."""
 
 import re
 
@@ -33,6 +34,7 @@ class Board:
     so A1 belongs to the first player.
     """
 
+    is_grid = True
     __slots__ = ("width", "height", "cells", "neighbours", "symmetries")
 
     def __init__(self, width, height):
@@ -103,6 +105,14 @@ class Board:
     def start_owner(self, cell):
         return (cell % self.width + cell // self.width) % 2
 
+    def place(self, cell):
+        """(x, y) of the cell in pictures: column and row from 0, y up."""
+        return cell % self.width, cell // self.width
+
+    def core_geometry(self):
+        """Keyword arguments of solver._sanjego.Core for this board."""
+        return {"width": self.width, "height": self.height}
+
     def __eq__(self, other):
         return isinstance(other, Board) and (self.width, self.height) == (other.width, other.height)
 
@@ -114,3 +124,38 @@ class Board:
 
     def __repr__(self):
         return f"Board({self.width}, {self.height})"
+
+
+def parse_board(text):
+    """A board by name: WxH (the rectangle), a built-in graph board (cube2, hex3,
+    torus4x4, ...) or the path of a JSON graph file. Raises BoardSizeError (or its
+    subclass GraphError) with a message that says what is wrong."""
+    if isinstance(text, (Board,)) or getattr(text, "is_grid", None) is False:
+        return text
+    text = str(text).strip()
+    if _SIZE.match(text):
+        return Board.parse(text)
+    from . import graph
+    board = graph.builtin(text)
+    if board is not None:
+        return board
+    if text.lower().endswith(".json"):
+        return graph.load(text)
+    raise BoardSizeError(f"bad board {text!r}: expected WxH (e.g. 5x4), one of {graph.BUILTIN_NAMES}, "
+                         "or a JSON board file")
+
+
+def board_spec(board):
+    """What run manifests and table headers store: the name when parse_board(name) gives
+    the board back, else the graph as JSON."""
+    if board.is_grid:
+        return str(board)
+    from . import graph
+    return str(board) if graph.builtin(str(board)) == board else board.to_json()
+
+
+def board_from_spec(spec):
+    if isinstance(spec, dict):
+        from . import graph
+        return graph.from_json(spec)
+    return parse_board(spec)

@@ -7,7 +7,7 @@
 
 from .. import table as generic_table
 from ..table import TableError, write_table
-from .board import Board
+from .board import board_from_spec, board_spec
 from .notation import replay
 from .position import Position
 
@@ -16,7 +16,7 @@ GAME = "sanjego"
 
 def write_positions(path, board, measure, entries, provenance=None):
     """entries: iterable of (Position, lo, hi); returns the number of positions written."""
-    header = {"game": GAME, "board": str(board), "measure": measure, "provenance": provenance or {}}
+    header = {"game": GAME, "board": board_spec(board), "measure": measure, "provenance": provenance or {}}
     return write_table(path, ((p.canonical_key(), lo, hi) for p, lo, hi in entries), header)
 
 
@@ -27,7 +27,7 @@ class SanJegoTable:
         if header.get("game") != GAME:
             self.table.close()
             raise TableError(f"{path}: not a San Jego table")
-        self.board = Board.parse(header["board"])
+        self.board = board_from_spec(header["board"])
         self.measure = header["measure"]
 
     def _position(self, moves):

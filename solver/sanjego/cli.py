@@ -1,4 +1,4 @@
-"""`python -m solver sanjego {solve,line,analyse,query,check-line,record,status,perft,series,show}`."""
+"""`python -m solver sanjego {solve,line,analyse,query,check-line,record,status,perft,series,show,board,heads}`."""
 
 import json
 import os
@@ -6,10 +6,13 @@ import sys
 import time
 
 from ..cli import NodeProgress, positive_int_arg as _positive_int, table_mb_arg as _table_mb
-from .board import Board
+from .board import board_from_spec, parse_board
 from .engine import DEFAULT_TABLE_MB, MEASURES, Engine
 from .notation import PASS_TOKEN, format_game, format_move, replay
-from .position import FIRST, OUTCOME_NAMES, PLAYER_NAMES, value_name
+from .position import FIRST, OUTCOME_NAMES, PLAYER_NAMES, Position, value_name
+
+BOARD_HELP = ("board: WxH for the rectangle (e.g. 5x4), a built-in graph board (cube1, cube2, cube3, "
+              "hex2 .. hex5, torusWxH) or a JSON board file (see `sanjego board --help`); at most 64 cells")
 
 
 def format_value(value, measure):
@@ -22,7 +25,7 @@ def _board(text):
     import argparse
     from .errors import BoardSizeError
     try:
-        return Board.parse(text)
+        return parse_board(text)
     except BoardSizeError as e:
         raise argparse.ArgumentTypeError(str(e))
 
@@ -36,8 +39,11 @@ def add_parser(games):
     commands.required = True
 
     def common(sub, moves_help="moves from the start position (numbered or not)"):
-        sub.add_argument("board", type=_board, help="board size WxH, e.g. 5x4 (at most 64 cells)")
+        sub.add_argument("board", type=_board, help=BOARD_HELP)
         sub.add_argument("--moves", default="", help=moves_help)
+        sub.add_argument("--heads", metavar="CELLS", default=None,
+                         help="heads variant: the cells of the two head-towers before the first move, "
+                              "one of each player, e.g. A1,B1 (no tower may be put onto a head-tower)")
         sub.add_argument("--measure", choices=MEASURES, default="margin",
                          help="margin: first player's tallest minus second's (default); "
                               "outcome: big/small win or draw by the rules")
@@ -82,7 +88,7 @@ def add_parser(games):
                         "board may be too expensive)")
     s.set_defaults(handler=cmd_check_line)
     s = commands.add_parser("record", help="solve a board from the start, verify, and write results/")
-    s.add_argument("board", type=_board, help="board size WxH")
+    s.add_argument("board", type=_board, help="board size WxH or a built-in graph board")
     s.add_argument("--measure", choices=MEASURES + ("both",), default="both")
     s.add_argument("--table-depth", type=int, default=2,
                    help="store exact values of all positions this many plies deep (default 2)")
@@ -100,12 +106,14 @@ def add_parser(games):
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(handler=cmd_status)
     s = commands.add_parser("perft", help="count move sequences of a given depth")
-    s.add_argument("board", type=_board, help="board size WxH")
+    s.add_argument("board", type=_board, help=BOARD_HELP)
     s.add_argument("depth", type=int, help="plies (a forced pass is a ply)")
     s.add_argument("--moves", default="", help="moves from the start position")
+    s.add_argument("--heads", metavar="CELLS", default=None, help="heads variant: the two head cells, e.g. A1,B1")
     s.add_argument("--reference", action="store_true", help="use the plain-Python rules instead of the C core")
     s.set_defaults(handler=cmd_perft)
     add_series_and_show(commands, common)
+    add_board_and_heads(commands)
 
 
 def add_series_and_show(commands, common):
@@ -151,9 +159,29 @@ def add_series_and_show(commands, common):
     s.set_defaults(handler=cmd_show)
 
 
+def start_heads(board, text):
+    """--heads A1,B1 -> the cells; SanJegoError for anything else."""
+    from .errors import NotationError
+    if text is None:
+        return ()
+    names = [t for t in text.replace(",", " ").split() if t]
+    if len(names) != 2:
+        raise NotationError(f"--heads {text!r}: give two cells, one head for each player, e.g. A1,B1")
+    return tuple(board.cell(n) for n in names)
+
+
+def _start(args):
+    """The start position, with the heads of --heads put on."""
+    start = Position.start(args.board)
+    heads = start_heads(args.board, getattr(args, "heads", None))
+    return start.with_heads(heads) if heads else start
+
+
 def _setup(args, table_mb=None):
-    engine = Engine(args.board, args.measure, table_mb=table_mb or args.table_mb, seed=args.seed)
-    position, moves = replay(engine.board, args.moves)
+    start = _start(args)
+    engine = Engine(args.board, args.measure, table_mb=table_mb or args.table_mb, seed=args.seed,
+                    heads=bool(start.heads))
+    position, moves = replay(engine.board, args.moves, start)
     return engine, position, moves
 
 
@@ -168,8 +196,11 @@ def _stats(engine, seconds):
 
 
 def _base_json(args, engine, moves, seconds):
-    return {"board": str(engine.board), "moves": [format_move(engine.board, m) for m in moves],
-            "measure": args.measure, "nodes": engine.nodes, "seconds": round(seconds, 3)}
+    out = {"board": str(engine.board), "moves": [format_move(engine.board, m) for m in moves],
+           "measure": args.measure, "nodes": engine.nodes, "seconds": round(seconds, 3)}
+    if engine.heads:
+        out["heads"] = [engine.board.name(c) for c in start_heads(engine.board, args.heads)]
+    return out
 
 
 class FrontierProgress:
@@ -205,7 +236,7 @@ def solve_parallel(args, engine, position, moves):
     try:
         proof = ParallelProof(engine, position, moves, args.depth, run_dir=args.run, resume=args.resume,
                               workers=args.workers, scheduler=args.scheduler, progress=progress,
-                              table_mb=args.table_mb)
+                              table_mb=args.table_mb, start_heads=start_heads(engine.board, args.heads))
         value = proof.solve()
     except (CheckpointError, RuntimeError) as e:
         raise UsageError(str(e)) from None
@@ -252,11 +283,13 @@ def cmd_status(args):
         manifest = read_checked_json(run.manifest_path)
         if manifest.get("game") != "sanjego":
             raise CheckpointError(f"{args.run} is not a San Jego run")
-        board = Board.parse(manifest["board"])
-        engine = Engine(board, manifest["measure"], table_mb=1)
-        position, moves = replay(board, manifest["moves"])
+        board = board_from_spec(manifest["board"])
+        heads = tuple(board.cell(n) for n in manifest.get("heads") or ())
+        start = Position.start(board).with_heads(heads) if heads else Position.start(board)
+        engine = Engine(board, manifest["measure"], table_mb=1, heads=bool(heads))
+        position, moves = replay(board, manifest["moves"], start)
         proof = ParallelProof(engine, position, moves, manifest["depth"], run_dir=args.run,
-                              resume=True, workers=1)
+                              resume=True, workers=1, start_heads=heads)
     except (CheckpointError, KeyError, TypeError) as e:
         raise UsageError(f"{args.run}: {e}" if isinstance(e, KeyError) else str(e)) from None
     out = dict(proof.summary(), board=str(board), measure=manifest["measure"],
@@ -342,13 +375,13 @@ def cmd_perft(args):
     from .errors import SanJegoError
     if args.depth < 0:
         raise SanJegoError(f"depth must be >= 0, got {args.depth}")
-    position, _ = replay(args.board, args.moves)
+    position, _ = replay(args.board, args.moves, _start(args))
     t0 = time.perf_counter()
     if args.reference:
         from .reference import perft
         count = perft(position, args.depth)
     else:
-        count = Engine(args.board, table_mb=1).perft(position, args.depth)
+        count = Engine(args.board, table_mb=1, heads=bool(args.heads)).perft(position, args.depth)
     print(f"perft({args.depth}) = {count}  ({time.perf_counter() - t0:.2f} s)")
 
 
@@ -384,7 +417,8 @@ def cmd_query(args):
         if value is not None:
             source = "table"
     if value is None:
-        engine = Engine(engine.board, args.measure, table_mb=args.table_mb, seed=args.seed)
+        engine = Engine(engine.board, args.measure, table_mb=args.table_mb, seed=args.seed,
+                        heads=engine.heads)
         with NodeProgress(engine, args.quiet, f"San Jego {engine.board}"):
             value = engine.value(position)
     seconds = time.perf_counter() - t0
@@ -500,7 +534,8 @@ def cmd_show(args):
     from . import draw
     if args.svg is not None and os.path.exists(args.svg) and not os.path.isdir(args.svg):
         raise UsageError(f"--svg {args.svg}: exists and is not a directory")
-    engine, position, moves = _setup(args) if args.line else (None, *replay(args.board, args.moves))
+    start = _start(args)
+    engine, position, moves = _setup(args) if args.line else (None, *replay(args.board, args.moves, start))
     line, final, value, seconds = [], position, None, 0.0
     if args.line:
         t0 = time.perf_counter()
@@ -510,7 +545,7 @@ def cmd_show(args):
         seconds = time.perf_counter() - t0
     paths = []
     if args.svg is not None:
-        frames = draw.game_frames(args.board, moves + line)
+        frames = draw.game_frames(args.board, moves + line, start)
         heading = f"San Jego {args.board}: " + (format_game(args.board, moves + line).replace("\n", " ")
                                                  or "start position")
         try:
@@ -535,7 +570,7 @@ def cmd_show(args):
     to_move = draw.side_to_move(position)
     head = f"San Jego {args.board} after {len(moves)} moves ({to_move})"
     if moves:
-        before = draw.game_frames(args.board, moves)[-1][2]
+        before = draw.game_frames(args.board, moves, start)[-1][2]
         head += f"; last move {draw.move_text(before, last)}"
     print(head)
     print(draw.text(position, last))
@@ -556,3 +591,113 @@ def cmd_show(args):
     if args.svg is not None:
         print(f"wrote {len(paths)} pictures ({os.path.basename(paths[0])} to {os.path.basename(paths[-1])}) "
               f"and index.html to {args.svg}")
+
+
+def add_board_and_heads(commands):
+    """The `board` and `heads` commands (issue 8: other boards, the heads variant)."""
+    from .graph import __doc__ as graph_doc
+    s = commands.add_parser(
+        "board", help="describe a board: cells, neighbours, start colours, symmetries",
+        description="Prints a board's cells, start colours and symmetry count (automorphisms of "
+                    "its graph), or with --json the board in the JSON format that any command "
+                    "takes as a board file. " + " ".join(graph_doc.split("\n\n")[1].split()),
+        epilog="JSON format: " + " ".join(graph_doc.split("JSON format")[1].split("\n\n", 1)[1].split()))
+    s.add_argument("board", type=_board, help=BOARD_HELP)
+    s.add_argument("--json", action="store_true", help="print the board as a JSON board file")
+    s.set_defaults(handler=cmd_board)
+
+    s = commands.add_parser(
+        "heads", help="heads variant: the value for every choice of head cells",
+        description="Heads variant (Koepfchen): before the first move each player puts a head on one "
+                    "of his own pieces; no tower may be put onto a head-tower, which may itself move "
+                    "and stays one. Solves the game for every pair of head cells (pairs equal under "
+                    "a symmetry once) and reports the value when the first player places his head "
+                    "first (the default reading) and when the second player does.")
+    s.add_argument("board", type=_board, help=BOARD_HELP)
+    s.add_argument("--measure", choices=MEASURES, default="margin",
+                   help="margin (default) or outcome, as in solve")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument("--table-mb", type=_table_mb, default=256, help="transposition table size in MB (default 256)")
+    s.add_argument("--record", action="store_true",
+                   help="also write results/sanjego/heads/BOARD-MEASURE.json with provenance")
+    s.add_argument("--quiet", action="store_true", help="no progress display")
+    s.set_defaults(handler=cmd_heads)
+
+
+def board_json(board):
+    """Any board in the JSON board format."""
+    if not board.is_grid:
+        return board.to_json()
+    names = [board.name(c) for c in range(board.cells)]
+    return {"name": str(board), "cells": names,
+            "edges": [[names[a], names[b]] for a in range(board.cells) for b in board.neighbours[a] if a < b],
+            "first": [n for c, n in enumerate(names) if board.start_owner(c) == 0],
+            "layout": {n: list(board.place(c)) for c, n in enumerate(names)}}
+
+
+def cmd_board(args):
+    from . import draw
+    board = args.board
+    data = board_json(board)
+    if args.json:
+        print(json.dumps(data, indent=1))
+        return
+    degrees = sorted({len(nb) for nb in board.neighbours})
+    automorphisms = board.automorphisms if not board.is_grid else len(board.symmetries)
+    print(f"San Jego board {board}: {board.cells} cells, {len(data['edges'])} neighbour pairs, "
+          f"{'degree' if len(degrees) == 1 else 'degrees'} {', '.join(map(str, degrees))}")
+    print(f"start: {len(data['first'])} pieces of the first player, "
+          f"{board.cells - len(data['first'])} of the second")
+    core = len(board.core_symmetries) if not board.is_grid else len(board.symmetries)
+    print(f"symmetries: {automorphisms}{'+' if automorphisms >= 4096 else ''} automorphisms"
+          f" ({core} used by the search's table)")
+    print(draw.text(Position.start(board)))
+
+
+def cmd_heads(args):
+    from . import heads
+    from ..cli import UsageError
+    bar = None
+    if not args.quiet and sys.stderr.isatty():
+        from tqdm import tqdm
+        bar = tqdm(unit="pair", file=sys.stderr, leave=False, desc=f"heads {args.board}")
+
+    def progress(done, total):
+        if bar is not None:
+            bar.total = total
+            bar.n = done
+            bar.refresh()
+    try:
+        out = heads.analyse(args.board, args.measure, args.table_mb, progress)
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.record:
+        from .results import REPO, commit, machine
+        from ..checkpoint import atomic_write
+        import shlex
+        if not (args.board.is_grid or board_from_spec(str(args.board)) == args.board):
+            raise UsageError("--record keeps only built-in boards (WxH, cube2, hex3, ...)")
+        record = dict(out, provenance={
+            "command": "python -m solver " + shlex.join(sys.argv[1:]), "commit": commit(),
+            "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "wall_seconds": out["seconds"], **machine()})
+        directory = os.path.join(REPO, "results", "sanjego", "heads")
+        os.makedirs(directory, exist_ok=True)
+        path = os.path.join(directory, f"{args.board}-{args.measure}.json")
+        atomic_write(path, (json.dumps(record, indent=2) + "\n").encode())
+        out["recorded"] = os.path.relpath(path, REPO)
+    if args.json:
+        print(json.dumps(out))
+        return
+    measure = args.measure
+    ff, sf = out["first_places_first"], out["second_places_first"]
+    print(f"San Jego {args.board}, heads variant, {measure}: {out['pairs']} pairs of head cells "
+          f"({out['distinct_pairs']} up to symmetry)")
+    print(f"first player places first: value {format_value(ff['value'], measure)} "
+          f"(first player's head {ff['first_head']}, second player's answer {ff['second_head']})")
+    print(f"second player places first: value {format_value(sf['value'], measure)} "
+          f"(second player's head {sf['second_head']}, first player's answer {sf['first_head']})")
+    print(f"without heads: {format_value(out['plain_value'], measure)}")
+    print(f"nodes: {out['nodes']}  time: {out['seconds']:.2f} s")
+    if "recorded" in out:
+        print(f"recorded: {out['recorded']}")

@@ -13,7 +13,7 @@ cell to the tower it landed on, both cells outlined in orange. Columns A, B, ...
 the bottom, rows 1, 2, ... up the left side.
 
 SVG elements carry one class each so that tools and tests can find them: "cell", "tower",
-"tower-layer", "height", "coordinate", "last-from", "last-to", "last-move", "title",
+"tower-layer", "height", "head", "coordinate", "last-from", "last-to", "last-move", "title",
 "caption" and "status".
 """
 
@@ -62,9 +62,9 @@ def _left(board):
 
 
 def cell_centre(board, cell):
-    """Pixel centre of a cell; row 1 at the bottom."""
-    c, r = cell % board.width, cell // board.width
-    return (_left(board) + (c + 0.5) * CELL, MARGIN_TOP + (board.height - r - 0.5) * CELL)
+    """Pixel centre of a cell; row 1 (y = 0) at the bottom."""
+    x, y = board.place(cell)
+    return (_left(board) + (x + 0.5) * CELL, MARGIN_TOP + (board.height - y - 0.5) * CELL)
 
 
 def side_to_move(position):
@@ -108,6 +108,12 @@ def _draw_board(root, board):
         _add(group, "rect", class_="cell", x=_num(x - CELL / 2), y=_num(y - CELL / 2), width=CELL,
              height=CELL, fill=BOARD_FILL[board.start_owner(i)], stroke="#c9c1ad", stroke_width=1)
     labels = _add(root, "g", class_="coordinates")
+    if not board.is_grid:
+        for i in range(board.cells):
+            x, y = cell_centre(board, i)
+            _add(labels, "text", board.name(i), class_="coordinate", x=_num(x - CELL / 2 + 3),
+                 y=_num(y - CELL / 2 + 11), fill=TEXT_COLOUR, font_size=10, font_family="sans-serif")
+        return
     bottom = MARGIN_TOP + board.height * CELL
     for c in range(board.width):
         _add(labels, "text", column_name(c), class_="coordinate", x=_num(_left(board) + (c + 0.5) * CELL),
@@ -143,6 +149,9 @@ def _draw_towers(root, position):
         _add(tower, "text", str(h), class_="height", x=_num(tx + BRICK / 2), y=_num(ty + BRICK / 2 + 7),
              fill=OWNER_TEXT[owner], font_size=20, font_weight="bold", font_family="sans-serif",
              text_anchor="middle")
+        if i in position.heads:
+            _add(tower, "circle", class_="head", cx=_num(tx + BRICK / 2), cy=_num(ty + 2), r=7,
+                 fill="#c92a2a", stroke="#ffffff", stroke_width=1.5)
 
 
 def _draw_last_move(root, board, move):
@@ -157,7 +166,8 @@ def _draw_last_move(root, board, move):
              width=CELL - 4, height=CELL - 4, fill="none", stroke=HIGHLIGHT, stroke_width=3, **attrs)
     (x1, y1), (x2, y2) = cell_centre(board, f), cell_centre(board, t)
     # From the vacated cell's centre to the edge of the brick it landed on.
-    dx, dy = (x2 - x1) / CELL, (y2 - y1) / CELL
+    length = max(1.0, ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5)
+    dx, dy = (x2 - x1) / length, (y2 - y1) / length
     stop = BRICK / 2 + 4
     _add(group, "line", class_="last-move", x1=_num(x1), y1=_num(y1), x2=_num(x2 - dx * stop),
          y2=_num(y2 - dy * stop), stroke=HIGHLIGHT, stroke_width=4, stroke_linecap="round",
@@ -195,13 +205,15 @@ def text(position, last_move=None):
     "." an empty cell; the last move's target is marked "*", its vacated cell "o"."""
     board = position.board
     f, t = (None, None) if last_move is None or last_move is PASS else last_move
+    if not board.is_grid:
+        return _graph_text(position, f, t)
     lines = []
     for r in reversed(range(board.height)):
         row = []
         for c in range(board.width):
             i = c + r * board.width
             if position.heights[i]:
-                cell = f"{position.heights[i]}{'ab'[position.owners[i]]}" + ("*" if i == t else " ")
+                cell = f"{position.heights[i]}{position.owner_letter(i)}" + ("*" if i == t else " ")
             else:
                 cell = ("o" if i == f else ".") + " "
             row.append(f"{cell:>5}")
@@ -210,9 +222,30 @@ def text(position, last_move=None):
     return "\n".join(lines)
 
 
+def _graph_text(position, f, t):
+    """A graph board as its layout: each cell as NAME:tower, rows top to bottom."""
+    board = position.board
+    width = max(len(n) for n in board.names) + 6
+    rows = {}
+    for i in range(board.cells):
+        x, y = board.place(i)
+        if position.heights[i]:
+            tower = f"{position.heights[i]}{position.owner_letter(i)}" + ("*" if i == t else "")
+        else:
+            tower = "o" if i == f else "."
+        rows.setdefault(y, []).append((round(x * width), f"{board.name(i)}:{tower}"))
+    lines = []
+    for y in sorted(rows, reverse=True):
+        line = ""
+        for column, token in sorted(rows[y]):
+            line = line.ljust(column) + " " + token if line else " " * column + " " + token
+        lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
 def legend():
-    return ("a = first player (yellow), b = second player (green); number = tower height; "
-            "* = tower the last move landed on, o = cell it left")
+    return ("a = first player (yellow), b = second player (green), A / B a head-tower; number = tower "
+            "height; * = tower the last move landed on, o = cell it left")
 
 
 # ---- sequences ----------------------------------------------------------------------------

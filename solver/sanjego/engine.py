@@ -7,7 +7,7 @@
 import time
 
 from .._sanjego import Core
-from .board import Board
+from .board import parse_board
 from .position import PASS
 
 MEASURES = ("margin", "outcome")
@@ -17,9 +17,9 @@ DEFAULT_TABLE_MB = 512
 class Engine:
     """Solver for one board and measure; its transposition table lives across calls."""
 
-    def __init__(self, board, measure="margin", table_mb=DEFAULT_TABLE_MB, seed=None, symmetry=True):
-        if not isinstance(board, Board):
-            board = Board.parse(board)
+    def __init__(self, board, measure="margin", table_mb=DEFAULT_TABLE_MB, seed=None, symmetry=True,
+                 heads=False):
+        board = parse_board(board)
         if measure not in MEASURES:
             raise ValueError(f"unknown measure {measure!r}: expected one of {', '.join(MEASURES)}")
         if table_mb <= 0:
@@ -28,7 +28,10 @@ class Engine:
         self.measure = measure
         self.table_mb = table_mb
         self.seed = seed
-        kwargs = {} if seed is None else {"seed": seed}
+        self.heads = heads
+        kwargs = dict(board.core_geometry(), symmetry=symmetry, heads=heads)
+        if seed is not None:
+            kwargs["seed"] = seed
         table_bytes = int(table_mb * (1 << 20))
         self.margin_core = None
         if measure == "outcome":
@@ -36,14 +39,15 @@ class Engine:
             # outcome needs its own search only where the margin is 0; there it lies in
             # [-1, 1]. The margin search is far cheaper (group reduction applies).
             table_bytes //= 2
-            self.margin_core = Core(board.width, board.height, "margin", table_bytes,
-                                    symmetry=symmetry, **kwargs)
-        self.core = Core(board.width, board.height, measure, table_bytes, symmetry=symmetry, **kwargs)
+            self.margin_core = Core(measure="margin", table_bytes=table_bytes, **kwargs)
+        self.core = Core(measure=measure, table_bytes=table_bytes, **kwargs)
         self.seconds = 0.0
 
     def _check(self, position):
         if position.board != self.board:
             raise ValueError(f"position is on a {position.board} board, engine on {self.board}")
+        if position.heads and not self.heads:
+            raise ValueError("position has heads: use Engine(..., heads=True)")
 
     @property
     def nodes(self):
@@ -60,7 +64,7 @@ class Engine:
         """Exact value of the position (first player's view)."""
         self._check(position)
         t0 = time.perf_counter()
-        args = (position.heights, position.owners, position.side)
+        args = (position.heights, position.core_owners, position.side)
         try:
             if self.margin_core is None:
                 return self.core.solve(*args)
@@ -74,7 +78,7 @@ class Engine:
     def at_least(self, position, k):
         """True when the value is >= k (one null-window search)."""
         self._check(position)
-        return self.core.search(position.heights, position.owners, position.side, k - 1, k) >= k
+        return self.core.search(position.heights, position.core_owners, position.side, k - 1, k) >= k
 
     def analyse(self, position):
         """[(move, value)] for every legal move, best for the side to move first."""
@@ -97,7 +101,7 @@ class Engine:
 
     def perft(self, position, depth):
         self._check(position)
-        return self.core.perft(position.heights, position.owners, position.side, depth)
+        return self.core.perft(position.heights, position.core_owners, position.side, depth)
 
 
 __all__ = ["Engine", "MEASURES"]

@@ -12,7 +12,7 @@ from .errors import IllegalMoveError, NotationError
 from .position import PASS, Position
 
 PASS_TOKEN = "--"
-_MOVE = re.compile(r"^([A-Za-z]+[0-9]+)-([A-Za-z]+[0-9]+)$")
+_MOVE = re.compile(r"^([A-Za-z0-9_.]+)-([A-Za-z0-9_.]+)$")  # cell names of graph boards too
 _NUMBER = re.compile(r"^([0-9]+)\.(.*)$")
 
 

@@ -29,6 +29,7 @@ import time
 from .. import __version__
 from .._sanjego import Core
 from ..checkpoint import RunDir
+from .board import board_spec
 from .notation import format_moves
 
 _core = None
@@ -36,9 +37,11 @@ _core_config = None
 
 
 def _new_core(config):
-    width, height, measure, table_bytes, seed = config
-    kwargs = {} if seed is None else {"seed": seed}
-    return Core(width, height, measure, table_bytes, **kwargs)
+    geometry, measure, table_bytes, seed, heads = config
+    kwargs = dict(geometry, heads=heads)
+    if seed is not None:
+        kwargs["seed"] = seed
+    return Core(measure=measure, table_bytes=table_bytes, **kwargs)
 
 
 def _get_core(config):
@@ -178,9 +181,10 @@ class ParallelProof:
     """One run: frontier, bounds, journal, workers."""
 
     def __init__(self, engine, position, moves, depth, run_dir=None, resume=False, workers=None,
-                 scheduler=None, progress=None, table_mb=None):
+                 scheduler=None, progress=None, table_mb=None, start_heads=()):
         """table_mb: the one transposition table that local workers share (default: the
-        engine's size); each Dask worker process gets a table of this size."""
+        engine's size); each Dask worker process gets a table of this size. start_heads:
+        the heads variant's head cells before the first move (for the manifest)."""
         self.engine = engine
         self.board = engine.board
         self.measure = engine.measure
@@ -194,13 +198,15 @@ class ParallelProof:
         self.bounds = {}
         for leaf in self.leaves:
             p = leaf.position
-            self.bounds[leaf.key] = list(core.bounds(p.heights, p.owners, p.side))
+            self.bounds[leaf.key] = list(core.bounds(p.heights, p.core_owners, p.side))
         self.run = RunDir(run_dir) if run_dir else None
         self.nodes = self.cpu_seconds = 0
         self.subproofs = 0
         self.wall_before = 0.0  # wall time of earlier sessions of this run
-        manifest = {"game": "sanjego", "board": str(self.board), "measure": self.measure,
+        manifest = {"game": "sanjego", "board": board_spec(self.board), "measure": self.measure,
                     "moves": format_moves(self.board, moves), "depth": depth}
+        # None (as in manifests from before the heads variant) when there are no heads
+        manifest["heads"] = [self.board.name(c) for c in start_heads] or None
         if self.run is not None:
             if resume:
                 self.run.open(manifest)
@@ -214,7 +220,7 @@ class ParallelProof:
                                      created=time.strftime("%Y-%m-%dT%H:%M:%S%z")))
         # Local worker threads share one table; each Dask worker process has one of this size.
         table_bytes = int((table_mb or engine.table_mb) * (1 << 20))
-        self.config = (self.board.width, self.board.height, self.measure, table_bytes, engine.seed)
+        self.config = (self.board.core_geometry(), self.measure, table_bytes, engine.seed, engine.heads)
 
     def _apply(self, record):
         b = self.bounds.get(bytes.fromhex(record["key"]))
@@ -375,7 +381,7 @@ class ParallelProof:
                 todo = self.schedule(k, memo, {key for key, fk in inflight.values() if fk == k})
                 for leaf in todo[:max(0, self.workers - len(inflight))]:
                     p = leaf.position
-                    inflight[pool.submit(self.config, p.heights, p.owners, p.side, k)] = (leaf.key, k)
+                    inflight[pool.submit(self.config, p.heights, p.core_owners, p.side, k)] = (leaf.key, k)
                 if not inflight:
                     raise RuntimeError("internal error: undecided root with no work left")
                 if self.progress:

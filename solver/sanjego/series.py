@@ -23,7 +23,7 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from .board import Board
+from .board import parse_board
 from .errors import SanJegoError
 from .position import OUTCOME_NAMES
 
@@ -184,13 +184,12 @@ def board_outcome(board, results_dir=None, max_cells=MAX_SOLVE_CELLS, table_mb=6
     Looks for results_dir/WxH.json, then the transposed board's record (the same game:
     transposing keeps A1, neighbours and the starting colours), else solves boards of at
     most max_cells cells with the engine; raises SeriesError for larger ones."""
-    if not isinstance(board, Board):
-        board = Board.parse(board)
+    board = parse_board(board)
     if results_dir is None:
         from .results import DEFAULT_DIR
         results_dir = DEFAULT_DIR
     names = [str(board)]
-    if board.width != board.height:
+    if board.is_grid and board.width != board.height:
         names.append(f"{board.height}x{board.width}")
     for name in names:
         path = os.path.join(results_dir, f"{name}.json")
