@@ -322,3 +322,18 @@ def test_parallel_run_on_a_graph_board_with_heads(tmp_path):
     r = cli("solve", "torus4x3", "--heads", "B1,A1", "--workers", "2", "--run", str(run_dir), "--resume",
             "--json", "--quiet")
     assert r.returncode == 0, r.stderr                   # the same heads, typed the other way round
+
+
+def test_heads_record_and_results_readme(tmp_path):
+    out = tmp_path / "sanjego"
+    r = cli("heads", "4x2", "--record", "--out", str(out), "--quiet")
+    assert r.returncode == 0, r.stderr
+    record = json.loads((out / "heads" / "4x2-margin.json").read_text())
+    board = Board(4, 2)
+    start = Position.start(board)
+    values = {(a, b): reference.solve(start.with_heads([a, b]))
+              for a in range(8) for b in range(8) if start.owners[a] == 0 and start.owners[b] == 1}
+    assert record["value"] == best_choices(values, True)[0]
+    assert record["provenance"]["command"].startswith("python -m solver")
+    readme = (tmp_path / "README.md").read_text()
+    assert "## San Jego, heads variant" in readme and "| 4x2 | margin |" in readme

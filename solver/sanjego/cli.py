@@ -628,6 +628,8 @@ def add_board_and_heads(commands):
     s.add_argument("--table-mb", type=_table_mb, default=256, help="transposition table size in MB (default 256)")
     s.add_argument("--record", action="store_true",
                    help="also write results/sanjego/heads/BOARD-MEASURE.json with provenance")
+    s.add_argument("--out", default=None,
+                   help="results directory for --record (default results/sanjego; the record goes to OUT/heads/)")
     s.add_argument("--quiet", action="store_true", help="no progress display")
     s.set_defaults(handler=cmd_heads)
 
@@ -681,17 +683,19 @@ def cmd_heads(args):
         if bar is not None:
             bar.close()
     if args.record:
-        from .results import REPO, commit, machine
+        from .results import DEFAULT_DIR, REPO, commit, machine, write_readme
         from ..checkpoint import atomic_write
         import shlex
         record = dict(out, provenance={
             "command": "python -m solver " + shlex.join(sys.argv[1:]), "commit": commit(),
             "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "wall_seconds": out["seconds"], **machine()})
-        directory = os.path.join(REPO, "results", "sanjego", "heads")
+        out_dir = args.out or DEFAULT_DIR
+        directory = os.path.join(out_dir, "heads")
         os.makedirs(directory, exist_ok=True)
         path = os.path.join(directory, f"{args.board}-{args.measure}.json")
         atomic_write(path, (json.dumps(record, indent=2) + "\n").encode())
-        out["recorded"] = os.path.relpath(path, REPO)
+        write_readme(out_dir)
+        out["recorded"] = os.path.relpath(path, REPO) if args.out is None else path
     if args.json:
         print(json.dumps(out))
         return
