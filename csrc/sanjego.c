@@ -89,9 +89,9 @@ static SJSolver *alloc_solver(int n, int measure, uint64_t table_bytes, uint64_t
         }
     for (int c = 0; c < SJ_MAX_CELLS; c++)
         for (int k = 0; k <= SJ_MAX_CELLS; k++)
-            for (int o = 2; o < 4; o++) {
-                S->zob[c][k][o].a = splitmix64(&rng);
-                S->zob[c][k][o].b = splitmix64(&rng);
+            for (int o = 0; o < 2; o++) {
+                S->zhead[c][k][o].a = splitmix64(&rng);
+                S->zhead[c][k][o].b = splitmix64(&rng);
             }
     uint64_t buckets = 1;
     while (buckets * 2 * 4 * sizeof(SJEntry) <= table_bytes) buckets *= 2;
@@ -144,6 +144,9 @@ SJSolver *sj_new_graph(int n, const uint64_t *nb, int nsym, const uint8_t *syms,
 {
     if (n < 1 || n > SJ_MAX_CELLS || nsym < 1 || nsym > SJ_MAX_SYMS) return NULL;
     uint64_t mask = n == 64 ? ~(uint64_t)0 : BIT(n) - 1;
+    int pairs = 0;
+    for (int c = 0; c < n; c++) pairs += __builtin_popcountll(nb[c]);
+    if (pairs > SJ_MAX_MOVES) return NULL;
     for (int c = 0; c < n; c++) {
         if ((nb[c] & ~mask) || ((nb[c] >> c) & 1)) return NULL;
         for (int d = 0; d < n; d++)
@@ -208,10 +211,13 @@ static inline int key_owner(const SJPos *p, int c)
     return owner_of(p, c) | (int)((p->head >> c) & 1) << 1;
 }
 
+/* owner: 0 or 1, plus 2 for a head-tower (see key_owner). */
 static inline void toggle(const SJSolver *S, SJPos *p, int cell, int height, int owner)
 {
+    const SJZob (*keys)[SJ_MAX_CELLS + 1][2] = owner & 2 ? S->zhead : S->zob;
+    owner &= 1;
     for (int s = 0; s < S->nsym; s++) {
-        const SJZob *z = &S->zob[S->sym[s][cell]][height][owner];
+        const SJZob *z = &keys[S->sym[s][cell]][height][owner];
         p->k1[s] ^= z->a;
         p->k2[s] ^= z->b;
     }
@@ -390,7 +396,7 @@ static uint64_t perft(const SJSolver *S, const SJPos *p, int depth)
         q.side ^= 1;
         return perft(S, &q, depth - 1);
     }
-    uint8_t from[4 * SJ_MAX_CELLS], to[4 * SJ_MAX_CELLS];
+    uint8_t from[SJ_MAX_MOVES], to[SJ_MAX_MOVES];
     int n = sj_moves(S, p, from, to);
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
@@ -612,7 +618,7 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
     if (beta > hi) beta = hi;
     int alpha0 = alpha, beta0 = beta;
 
-    SJMove moves[4 * SJ_MAX_CELLS];
+    SJMove moves[SJ_MAX_MOVES + 1]; /* + a tempo move */
     int n = 0;
     int side = p->side;
     uint64_t mine = movable(p);

@@ -42,6 +42,7 @@
 
 #define SJ_MAX_CELLS 64
 #define SJ_MAX_SYMS 8
+#define SJ_MAX_MOVES 512   /* at most one move per (cell, neighbour) pair; graphs are held to it */
 #define SJ_MARGIN 0
 #define SJ_OUTCOME 1
 #define SJ_INF 127
@@ -78,7 +79,8 @@ typedef struct {
     int nsym;
     uint8_t sym[SJ_MAX_SYMS][SJ_MAX_CELLS];
     uint8_t syminv[SJ_MAX_SYMS][SJ_MAX_CELLS];
-    SJZob zob[SJ_MAX_CELLS][SJ_MAX_CELLS + 1][4];   /* [cell][height][owner + 2 * head] */
+    SJZob zob[SJ_MAX_CELLS][SJ_MAX_CELLS + 1][2];   /* [cell][height][owner] */
+    SJZob zhead[SJ_MAX_CELLS][SJ_MAX_CELLS + 1][2]; /* the same for head-towers */
     SJZob zbank[2][2][SJ_MAX_CELLS + 1];
     SJZob zside;
     SJZob ztempo[2][SJ_MAX_CELLS + 1];
@@ -94,9 +96,10 @@ typedef struct {
 /* Returns NULL on bad arguments or out of memory. table_bytes is rounded down
  * to a power of two number of 64-byte buckets (at least one). */
 SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed, int use_symmetry);
-/* A graph board of n cells: nb[c] is the mask of c's neighbours (symmetric, no loops);
- * syms holds nsym cell permutations (nsym * n bytes), the first the identity, each an
- * automorphism of the graph. Returns NULL when any of that does not hold. */
+/* A graph board of n cells: nb[c] is the mask of c's neighbours (symmetric, no loops,
+ * at most SJ_MAX_MOVES (cell, neighbour) pairs in all); syms holds nsym cell permutations
+ * (nsym * n bytes), the first the identity, each an automorphism of the graph. Returns
+ * NULL when any of that does not hold. */
 SJSolver *sj_new_graph(int n, const uint64_t *nb, int nsym, const uint8_t *syms, int measure,
                        uint64_t table_bytes, uint64_t seed);
 /* Switches the heads variant on or off (before any search). */
@@ -114,7 +117,8 @@ void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t 
 
 #define SJ_TEMPO 0xFF      /* from == to == SJ_TEMPO: spend a tempo move */
 
-/* Lists the board moves of the side to move as (from, to) pairs; returns the count. */
+/* Lists the board moves of the side to move as (from, to) pairs (room for SJ_MAX_MOVES);
+ * returns the count. */
 int sj_moves(const SJSolver *S, const SJPos *p, uint8_t *from, uint8_t *to);
 void sj_play(const SJSolver *S, const SJPos *p, SJPos *child, int from, int to);
 

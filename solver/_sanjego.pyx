@@ -86,7 +86,8 @@ cdef class Core:
 
     cdef void _load(self, SJPos *p, heights, owners, int side):
         cdef bytes h = bytes(heights)
-        cdef bytes o = bytes([x & 3 for x in owners])
+        cdef int mask = 3 if self.S.heads else 1  # a head mark means nothing to a plain core
+        cdef bytes o = bytes([x & mask for x in owners])
         sj_load(self.S, p, h, o, side)
 
     cdef _raise_pending(self):
@@ -116,8 +117,9 @@ cdef class Core:
 
     def perft(self, heights, owners, int side, int depth):
         """Move sequences of `depth` plies on the plain rules."""
+        cdef int mask = 3 if self.S.heads else 1
         cdef bytes h = bytes(heights)
-        cdef bytes o = bytes([x & 3 for x in owners])
+        cdef bytes o = bytes([x & mask for x in owners])
         cdef const uint8_t *hp = h
         cdef const uint8_t *op = o
         cdef uint64_t n

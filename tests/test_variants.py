@@ -70,6 +70,7 @@ def test_json_round_trip(tmp_path):
     again = parse_board(str(path))
     assert again == board and str(again) == "hex2"
     assert board_from_spec(board_spec(board)) == board
+    assert from_json(dict(RING6, comment="a note")) == from_json(RING6)
     ring = from_json(RING6)
     assert ring.owners == (0, 1, 0, 1, 0, 1)      # bipartite: coloured from the first cell
     assert board_spec(ring) == ring.to_json() and board_from_spec(ring.to_json()) == ring
@@ -81,6 +82,13 @@ def test_json_round_trip(tmp_path):
     ({"cells": ["a", "A"], "edges": []}, "listed twice"),
     ({"cells": ["a", "b", "c"], "edges": [["a", "b"], ["b", "c"], ["c", "a"]]}, "not bipartite"),
     ({"cells": ["a-b"], "edges": []}, "bad cell name"),
+    ({"cells": ["1.a"], "edges": []}, "bad cell name"),
+    ({"cells": [f"a{i}" for i in range(20)] + [f"b{i}" for i in range(20)],
+      "edges": [[f"a{i}", f"b{j}"] for i in range(20) for j in range(20)]}, "400 neighbour pairs"),
+    ({"name": "5x4", "cells": ["a", "b"], "edges": [["a", "b"]]}, "is the rectangle's"),
+    ({"name": "cube1", "cells": ["a", "b"], "edges": [["a", "b"]]}, "is a built-in board's"),
+    ({"cells": ["a"], "edges": [], "layout": {"a": [float("nan"), 0]}}, "expected [x, y]"),
+    ({"cells": ["a"], "edges": [], "layout": {"a": [1e400, 0]}}, "expected [x, y]"),
     ({"cells": [f"c{i}" for i in range(65)], "edges": []}, "at most 64"),
     ({"cells": ["a"], "edges": [], "colour": 1}, "unknown field"),
     ({"cells": ["a"], "edges": [], "layout": {"a": [0]}}, "expected [x, y]"),
@@ -154,11 +162,21 @@ def test_symmetry_off_agrees_on_a_torus():
     assert Engine(board, table_mb=4).value(start) == Engine(board, table_mb=4, symmetry=False, seed=3).value(start)
 
 
+def test_a_plain_core_ignores_head_marks():
+    start = Position.start(Board(3, 2))
+    marked = [o | 2 for o in start.owners]
+    plain = Core(3, 2)
+    assert plain.solve(start.heights, marked, 0) == plain.solve(start.heights, start.owners, 0)
+
+
 def test_bad_graph_reaches_the_core_refused():
     with pytest.raises(MemoryError):   # not symmetric: 0 lists 1, 1 does not list 0
         Core(0, 0, graph=((0b10, 0), (tuple(range(2)),)))
     with pytest.raises(MemoryError):   # a permutation that is no automorphism of the path a-b-c
         Core(0, 0, graph=((0b010, 0b101, 0b010), ((0, 1, 2), (1, 0, 2))))
+    complete = tuple(((1 << 30) - 1) & ~(1 << c) for c in range(30))   # 435 pairs: too many moves
+    with pytest.raises(MemoryError):
+        Core(0, 0, graph=(complete, (tuple(range(30)),)))
 
 
 # ---- heads ---------------------------------------------------------------------------------
@@ -185,10 +203,14 @@ def test_two_stuck_heads_end_the_game():
     assert Engine(board, heads=True, table_mb=1).value(p) == 0 == reference.solve(p)
 
 
-def test_bad_heads():
+def test_bad_heads(tmp_path):
     start = Position.start(Board(3, 2))
     with pytest.raises(IllegalMoveError, match="one head on one of his own towers"):
         start.with_heads([0, 2])                     # A1 and C1 both belong to the first player
+    lonely = tmp_path / "lonely.json"
+    lonely.write_text(json.dumps({"cells": ["a", "b"], "edges": [], "first": ["a", "b"]}))
+    r = run("heads", str(lonely))
+    assert r.returncode == 2 and "pieces of both players" in r.stderr
     for heads, message in (("A1", "give two cells"), ("A1,C1", "one of his own"), ("A1,Z9", "unknown cell")):
         r = run("solve", "3x2", "--heads", heads)
         assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr
@@ -266,6 +288,10 @@ def test_board_command(tmp_path):
     r = cli("board", "5x4", "--json")
     data = json.loads(r.stdout)
     board = from_json(data)
+    assert str(board) == "grid5x4"
+    path = tmp_path / "board-file"          # any file name, with or without .json
+    path.write_text(r.stdout)
+    assert parse_board(str(path)) == board
     assert board.cells == 20 and board.owners == tuple(Board(5, 4).start_owner(c) for c in range(20))
     assert sorted(board.symmetries) == sorted(Board(5, 4).symmetries)
 
@@ -276,6 +302,8 @@ def test_svg_of_a_graph_board_with_heads(tmp_path):
     second = (tmp_path / "pics" / "002.svg").read_text()
     assert 'class="head"' in second and 'class="last-move"' in second
     assert "B2:2B*" in r.stdout          # the second player's head rode onto B2
+    r = cli("show", "hex2", "--heads", "A2,B1", "--moves", "B3-C2 A2-B2", "--json")
+    assert json.loads(r.stdout)["heads"] == ["B1", "B2"]
 
 
 def test_parallel_run_on_a_graph_board_with_heads(tmp_path):
@@ -288,5 +316,24 @@ def test_parallel_run_on_a_graph_board_with_heads(tmp_path):
     r = cli("status", str(run_dir), "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["board"] == "torus4x3"
+    assert json.loads(r.stdout)["heads"] == ["A1", "B1"]
     r = cli("solve", "torus4x3", "--workers", "2", "--run", str(run_dir), "--resume")
     assert r.returncode == 2 and "heads" in r.stderr     # the run was started with heads
+    r = cli("solve", "torus4x3", "--heads", "B1,A1", "--workers", "2", "--run", str(run_dir), "--resume",
+            "--json", "--quiet")
+    assert r.returncode == 0, r.stderr                   # the same heads, typed the other way round
+
+
+def test_heads_record_and_results_readme(tmp_path):
+    out = tmp_path / "sanjego"
+    r = cli("heads", "4x2", "--record", "--out", str(out), "--quiet")
+    assert r.returncode == 0, r.stderr
+    record = json.loads((out / "heads" / "4x2-margin.json").read_text())
+    board = Board(4, 2)
+    start = Position.start(board)
+    values = {(a, b): reference.solve(start.with_heads([a, b]))
+              for a in range(8) for b in range(8) if start.owners[a] == 0 and start.owners[b] == 1}
+    assert record["value"] == best_choices(values, True)[0]
+    assert record["provenance"]["command"].startswith("python -m solver")
+    readme = (tmp_path / "README.md").read_text()
+    assert "## San Jego, heads variant" in readme and "| 4x2 | margin |" in readme

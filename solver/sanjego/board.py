@@ -139,7 +139,8 @@ def parse_board(text):
     board = graph.builtin(text)
     if board is not None:
         return board
-    if text.lower().endswith(".json"):
+    import os
+    if text.lower().endswith(".json") or os.path.isfile(text):
         return graph.load(text)
     raise BoardSizeError(f"bad board {text!r}: expected WxH (e.g. 5x4), one of {graph.BUILTIN_NAMES}, "
                          "or a JSON board file")

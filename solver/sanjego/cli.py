@@ -88,7 +88,7 @@ def add_parser(games):
                         "board may be too expensive)")
     s.set_defaults(handler=cmd_check_line)
     s = commands.add_parser("record", help="solve a board from the start, verify, and write results/")
-    s.add_argument("board", type=_board, help="board size WxH or a built-in graph board")
+    s.add_argument("board", type=_board, help=BOARD_HELP)
     s.add_argument("--measure", choices=MEASURES + ("both",), default="both")
     s.add_argument("--table-depth", type=int, default=2,
                    help="store exact values of all positions this many plies deep (default 2)")
@@ -167,7 +167,8 @@ def start_heads(board, text):
     names = [t for t in text.replace(",", " ").split() if t]
     if len(names) != 2:
         raise NotationError(f"--heads {text!r}: give two cells, one head for each player, e.g. A1,B1")
-    return tuple(board.cell(n) for n in names)
+    # the first player's head first, whatever the order typed (run manifests compare them)
+    return tuple(sorted((board.cell(n) for n in names), key=board.start_owner))
 
 
 def _start(args):
@@ -294,12 +295,16 @@ def cmd_status(args):
         raise UsageError(f"{args.run}: {e}" if isinstance(e, KeyError) else str(e)) from None
     out = dict(proof.summary(), board=str(board), measure=manifest["measure"],
                moves=manifest["moves"], depth=manifest["depth"], finished=run.read_result() is not None)
+    if heads:
+        out["heads"] = [board.name(c) for c in heads]
     if args.json:
         print(json.dumps(out))
         return
     lo, hi = out["bounds"]
     measure = manifest["measure"]
     where = f" after {manifest['moves']}" if manifest["moves"] else ""
+    if heads:
+        where = f" with heads {', '.join(out['heads'])}" + where
     print(f"San Jego {board}{where}, {measure}, depth {manifest['depth']}: "
           + (f"value {format_value(lo, measure)}" if lo == hi else
              f"value in [{format_value(lo, measure)}, {format_value(hi, measure)}]"))
@@ -546,8 +551,9 @@ def cmd_show(args):
     paths = []
     if args.svg is not None:
         frames = draw.game_frames(args.board, moves + line, start)
-        heading = f"San Jego {args.board}: " + (format_game(args.board, moves + line).replace("\n", " ")
-                                                 or "start position")
+        heads = f" (heads {', '.join(args.board.name(c) for c in start.heads)})" if start.heads else ""
+        heading = f"San Jego {args.board}{heads}: " + (format_game(args.board, moves + line).replace("\n", " ")
+                                                        or "start position")
         try:
             paths = draw.write_svg_sequence(frames, args.svg, heading=heading, line_from=len(moves))
         except OSError as e:
@@ -558,6 +564,8 @@ def cmd_show(args):
                "to_move": None if position.is_over() else ("first" if position.side == FIRST else "second"),
                "heights": list(position.heights), "owners": list(position.owners),
                "picture": draw.text(position, last)}
+        if start.heads:
+            out["heads"] = [args.board.name(c) for c in position.heads]
         if args.line:
             out.update(measure=args.measure, value=value_name(value, args.measure),
                        line=[format_move(args.board, m) for m in line], final_margin=final.margin(),
@@ -620,6 +628,8 @@ def add_board_and_heads(commands):
     s.add_argument("--table-mb", type=_table_mb, default=256, help="transposition table size in MB (default 256)")
     s.add_argument("--record", action="store_true",
                    help="also write results/sanjego/heads/BOARD-MEASURE.json with provenance")
+    s.add_argument("--out", default=None,
+                   help="results directory for --record (default results/sanjego; the record goes to OUT/heads/)")
     s.add_argument("--quiet", action="store_true", help="no progress display")
     s.set_defaults(handler=cmd_heads)
 
@@ -629,7 +639,8 @@ def board_json(board):
     if not board.is_grid:
         return board.to_json()
     names = [board.name(c) for c in range(board.cells)]
-    return {"name": str(board), "cells": names,
+    # "5x4" names the built-in rectangle; the same board read from a file is a graph
+    return {"name": f"grid{board}", "cells": names,
             "edges": [[names[a], names[b]] for a in range(board.cells) for b in board.neighbours[a] if a < b],
             "first": [n for c, n in enumerate(names) if board.start_owner(c) == 0],
             "layout": {n: list(board.place(c)) for c, n in enumerate(names)}}
@@ -656,7 +667,6 @@ def cmd_board(args):
 
 def cmd_heads(args):
     from . import heads
-    from ..cli import UsageError
     bar = None
     if not args.quiet and sys.stderr.isatty():
         from tqdm import tqdm
@@ -673,19 +683,19 @@ def cmd_heads(args):
         if bar is not None:
             bar.close()
     if args.record:
-        from .results import REPO, commit, machine
+        from .results import DEFAULT_DIR, REPO, commit, machine, write_readme
         from ..checkpoint import atomic_write
         import shlex
-        if not (args.board.is_grid or board_from_spec(str(args.board)) == args.board):
-            raise UsageError("--record keeps only built-in boards (WxH, cube2, hex3, ...)")
         record = dict(out, provenance={
             "command": "python -m solver " + shlex.join(sys.argv[1:]), "commit": commit(),
             "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "wall_seconds": out["seconds"], **machine()})
-        directory = os.path.join(REPO, "results", "sanjego", "heads")
+        out_dir = args.out or DEFAULT_DIR
+        directory = os.path.join(out_dir, "heads")
         os.makedirs(directory, exist_ok=True)
         path = os.path.join(directory, f"{args.board}-{args.measure}.json")
         atomic_write(path, (json.dumps(record, indent=2) + "\n").encode())
-        out["recorded"] = os.path.relpath(path, REPO)
+        write_readme(out_dir)
+        out["recorded"] = os.path.relpath(path, REPO) if args.out is None else path
     if args.json:
         print(json.dumps(out))
         return

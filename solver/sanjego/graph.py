@@ -18,7 +18,8 @@ JSON format (any of the built-ins can be written out with `sanjego board NAME --
      "cells": ["a", "b", "c", "d", "e", "f"],
      "edges": [["a", "b"], ["b", "c"], ["c", "d"], ["d", "e"], ["e", "f"], ["f", "a"]],
      "first": ["a", "c", "e"],
-     "layout": {"a": [0, 0], "b": [1, 0], ...}}
+     "layout": {"a": [0, 0], "b": [1, 0], ...},
+     "comment": "free text, ignored"}
 
 "first" lists the cells whose pieces belong to the first player at the start; it may be left
 out when the graph is bipartite (the 2-colouring in which the first cell of each connected
@@ -33,7 +34,9 @@ import re
 from .board import MAX_CELLS, column_name
 from .errors import BoardSizeError, UnknownCellError
 
-CELL_NAME = re.compile(r"^[A-Za-z0-9_.]+$")
+CELL_NAME = re.compile(r"^[A-Za-z0-9_]+$")   # no "-" (moves) and no "." (move numbers)
+MAX_NEIGHBOUR_PAIRS = 256      # a side never has more moves than this (the C core's buffers)
+MAX_LAYOUT = 1000
 MAX_CORE_SYMMETRIES = 8        # keys the C core keeps per position (SJ_MAX_SYMS)
 MAX_AUTOMORPHISMS = 4096       # more are not searched for (a subset loses sharing, never values)
 MAX_KEY_SYMMETRIES = 64
@@ -58,7 +61,7 @@ class GraphBoard:
 
     def __init__(self, label, names, edges, first=None, layout=None):
         if not isinstance(label, str) or not CELL_NAME.match(label):
-            raise GraphError(f"bad board name {label!r}: use letters, digits, '_' and '.'")
+            raise GraphError(f"bad board name {label!r}: use letters, digits and '_'")
         names = list(names)
         if not names:
             raise GraphError("a board needs at least one cell")
@@ -67,7 +70,7 @@ class GraphBoard:
         index = {}
         for i, name in enumerate(names):
             if not isinstance(name, str) or not CELL_NAME.match(name):
-                raise GraphError(f"bad cell name {name!r}: use letters, digits, '_' and '.'")
+                raise GraphError(f"bad cell name {name!r}: use letters, digits and '_'")
             if name.upper() in index:
                 raise GraphError(f"cell {name} is listed twice (names ignore case)")
             index[name.upper()] = i
@@ -82,6 +85,10 @@ class GraphBoard:
             adjacent[a].add(b)
             adjacent[b].add(a)
         self.neighbours = tuple(tuple(sorted(s)) for s in adjacent)
+        pairs = sum(map(len, adjacent)) // 2
+        if pairs > MAX_NEIGHBOUR_PAIRS:
+            raise GraphError(f"board {label} has {pairs} neighbour pairs; at most {MAX_NEIGHBOUR_PAIRS} "
+                             "are supported")
         self.owners = self._start_owners(first)
         self.places = self._places(layout)
         self.width = max(x for x, _ in self.places) + 1
@@ -132,8 +139,10 @@ class GraphBoard:
         for name, xy in layout.items():
             i = self._known(name, "'layout'")
             if not (isinstance(xy, (list, tuple)) and len(xy) == 2
-                    and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xy)):
-                raise GraphError(f"'layout' of {name}: expected [x, y], got {xy!r}")
+                    and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                            and -MAX_LAYOUT <= v <= MAX_LAYOUT for v in xy)):
+                raise GraphError(f"'layout' of {name}: expected [x, y], numbers within ±{MAX_LAYOUT}, "
+                                 f"got {xy!r}")
             places[i] = (xy[0], xy[1])
         missing = [self.names[i] for i, p in enumerate(places) if p is None]
         if missing:
@@ -257,19 +266,28 @@ def _closure(generators, limit):
     return group
 
 
-def small_subgroup(perms, limit):
-    """A subgroup of at most `limit` elements generated greedily from `perms` (the identity
-    first, as given); the C core keeps one key per element."""
+def small_subgroup(perms, limit, tries=64):
+    """A subgroup of at most `limit` elements of the group `perms` (the identity first); the C
+    core keeps one key per element. Grown greedily from each of the first `tries`
+    automorphisms in turn; the largest found is kept."""
     identity = perms[0]
-    generators, group = [], {identity}
-    for g in perms[1:]:
-        if g in group:
-            continue
-        bigger = _closure(generators + [g], limit)
-        if bigger is not None:
-            generators.append(g)
-            group = bigger
-    return [identity] + sorted(p for p in group if p != identity)
+    best = {identity}
+    for first in perms[1:tries + 1]:
+        generators, group = [], {identity}
+        for g in [first] + list(perms[1:]):
+            if g in group:
+                continue
+            bigger = _closure(generators + [g], limit)
+            if bigger is not None:
+                generators.append(g)
+                group = bigger
+                if len(group) == limit:
+                    break
+        if len(group) > len(best):
+            best = group
+        if len(best) == limit:
+            break
+    return [identity] + sorted(p for p in best if p != identity)
 
 
 # ---- built-in boards --------------------------------------------------------------------
@@ -380,12 +398,25 @@ def from_json(data, default_name="graph"):
     for field in ("cells", "edges"):
         if not isinstance(data.get(field), list):
             raise GraphError(f"the board file needs a list '{field}'")
-    return GraphBoard(data.get("name", default_name), data["cells"], data["edges"],
-                      data.get("first"), data.get("layout"))
+    board = GraphBoard(data.get("name", default_name), data["cells"], data["edges"],
+                       data.get("first"), data.get("layout"))
+    # Results, tables and series are found by board name: a file may not borrow another
+    # board's name (a built-in board written out by `sanjego board NAME --json` keeps its own).
+    name = board.label
+    if re.match(r"^\s*\d+\s*[xX×]\s*\d+\s*$", name):
+        raise GraphError(f"board name {name!r} is the rectangle's: give the graph another name")
+    try:
+        same = builtin(name)
+    except GraphError:
+        same = None
+    if same is not None and same != board:
+        raise GraphError(f"board name {name!r} is a built-in board's: give the graph another name")
+    return board
 
 
 def load(path):
-    """A graph board from a JSON file; GraphError for anything wrong with it."""
+    """A graph board from a JSON file; GraphError for anything wrong with it. The name
+    defaults to the file's name without extension."""
     import os
     try:
         with open(path, encoding="utf-8") as f:
@@ -394,5 +425,5 @@ def load(path):
         raise GraphError(f"cannot read board file {path}: {e.strerror}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise GraphError(f"board file {path} is not valid JSON: {e}") from None
-    stem = re.sub(r"[^A-Za-z0-9_.]", "_", os.path.splitext(os.path.basename(path))[0]) or "graph"
+    stem = re.sub(r"[^A-Za-z0-9_]", "_", os.path.splitext(os.path.basename(path))[0]) or "graph"
     return from_json(data, stem)

@@ -13,6 +13,7 @@ import itertools
 import time
 
 from .engine import Engine
+from .errors import SanJegoError
 from .position import Position
 
 
@@ -20,9 +21,11 @@ def head_table(board, measure="margin", table_mb=256, progress=None, seed=None):
     """{(a, b): value} for every first-player cell a and second-player cell b, plus the
     number of distinct (up to symmetry) pairs solved and the nodes spent."""
     start = Position.start(board)
-    engine = Engine(board, measure, table_mb=table_mb, heads=True, seed=seed)
     firsts = [c for c in range(board.cells) if start.owners[c] == 0]
     seconds = [c for c in range(board.cells) if start.owners[c] == 1]
+    if not firsts or not seconds:
+        raise SanJegoError(f"board {board}: the heads variant needs pieces of both players")
+    engine = Engine(board, measure, table_mb=table_mb, heads=True, seed=seed)
     by_key, values = {}, {}
     pairs = list(itertools.product(firsts, seconds))
     for done, (a, b) in enumerate(pairs):

@@ -212,6 +212,19 @@ def all_records(out_dir=DEFAULT_DIR):
     return sorted(records, key=lambda r: (len(r["board"]), r["board"]))
 
 
+def heads_records(out_dir=DEFAULT_DIR):
+    directory = os.path.join(out_dir, "heads")
+    names = sorted(os.listdir(directory)) if os.path.isdir(directory) else []
+    records = [read_record(os.path.join(directory, n)) for n in names if n.endswith(".json")]
+    return sorted(records, key=lambda r: (len(r["board"]), r["board"], r["measure"]))
+
+
+def _shown(value, measure):
+    if measure == "outcome":
+        return value_name(value, measure)
+    return f"{value:+d}" if value else "0"
+
+
 def write_readme(out_dir=DEFAULT_DIR):
     """results/README.md: one row per solved board, generated from the JSON records."""
     rows = ["# Results", "",
@@ -231,6 +244,22 @@ def write_readme(out_dir=DEFAULT_DIR):
                     f"| {game} | {m.get('final', '')} | {m.get('nodes', '')} "
                     f"| {m.get('wall_seconds', '')} | {prov['cores']} | {prov['commit']} "
                     f"| {prov['date'][:10]} |")
+    heads = heads_records(out_dir)
+    if heads:
+        rows += ["", "## San Jego, heads variant", "",
+                 "Written by `python -m solver sanjego heads BOARD --record`: the value of every choice of",
+                 "head cells (docs/sanjego-variants.md); the first player places his head first, the",
+                 "second answers. Values are the first player's.", "",
+                 "| board | measure | value | first's head, second's answer | second places first | "
+                 "without heads | pairs (distinct) | nodes | wall s | cores | commit | date |",
+                 "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+        for r in heads:
+            ff, sf, prov = r["first_places_first"], r["second_places_first"], r["provenance"]
+            rows.append(f"| {r['board']} | {r['measure']} | {_shown(r['value'], r['measure'])} "
+                        f"| {ff['first_head']}, {ff['second_head']} | {_shown(sf['value'], r['measure'])} "
+                        f"| {_shown(r['plain_value'], r['measure'])} | {r['pairs']} ({r['distinct_pairs']}) "
+                        f"| {r['nodes']} | {r['seconds']} | {prov['cores']} | {prov['commit']} "
+                        f"| {prov['date'][:10]} |")
     rows += ["", "Each `sanjego/WxH.json` holds both measures, the game, the command that made it and",
              "the machine; `sanjego/WxH-MEASURE.sjt` is a table of exact values for every position",
              "within `table_depth` plies of the start and along the game, read by",
