@@ -335,5 +335,6 @@ def test_heads_record_and_results_readme(tmp_path):
               for a in range(8) for b in range(8) if start.owners[a] == 0 and start.owners[b] == 1}
     assert record["value"] == best_choices(values, True)[0]
     assert record["provenance"]["command"].startswith("python -m solver")
+    assert record["verify"]["agreed"] and record["verify"]["nodes"] > 0
     readme = (tmp_path / "README.md").read_text()
     assert "## San Jego, heads variant" in readme and "| 4x2 | margin |" in readme

@@ -627,7 +627,9 @@ def add_board_and_heads(commands):
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--table-mb", type=_table_mb, default=256, help="transposition table size in MB (default 256)")
     s.add_argument("--record", action="store_true",
-                   help="also write results/sanjego/heads/BOARD-MEASURE.json with provenance")
+                   help="also write results/sanjego/heads/BOARD-MEASURE.json with provenance, after "
+                        "solving every pair a second time with other hash keys and no symmetry "
+                        "(a disagreement stops it)")
     s.add_argument("--out", default=None,
                    help="results directory for --record (default results/sanjego; the record goes to OUT/heads/)")
     s.add_argument("--quiet", action="store_true", help="no progress display")
@@ -677,8 +679,11 @@ def cmd_heads(args):
             bar.total = total
             bar.n = done
             bar.refresh()
+    from ..cli import UsageError
     try:
-        out = heads.analyse(args.board, args.measure, args.table_mb, progress)
+        out = heads.analyse(args.board, args.measure, args.table_mb, progress, verify=args.record)
+    except heads.VerificationError as e:
+        raise UsageError(str(e)) from None
     finally:
         if bar is not None:
             bar.close()

@@ -17,7 +17,7 @@ from .errors import SanJegoError
 from .position import Position
 
 
-def head_table(board, measure="margin", table_mb=256, progress=None, seed=None):
+def head_table(board, measure="margin", table_mb=256, progress=None, seed=None, symmetry=True):
     """{(a, b): value} for every first-player cell a and second-player cell b, plus the
     number of distinct (up to symmetry) pairs solved and the nodes spent."""
     start = Position.start(board)
@@ -25,7 +25,7 @@ def head_table(board, measure="margin", table_mb=256, progress=None, seed=None):
     seconds = [c for c in range(board.cells) if start.owners[c] == 1]
     if not firsts or not seconds:
         raise SanJegoError(f"board {board}: the heads variant needs pieces of both players")
-    engine = Engine(board, measure, table_mb=table_mb, heads=True, seed=seed)
+    engine = Engine(board, measure, table_mb=table_mb, heads=True, seed=seed, symmetry=symmetry)
     by_key, values = {}, {}
     pairs = list(itertools.product(firsts, seconds))
     for done, (a, b) in enumerate(pairs):
@@ -56,10 +56,23 @@ def best_choices(values, maximise_first=True):
     return value, b, a
 
 
-def analyse(board, measure="margin", table_mb=256, progress=None):
-    """Everything the `heads` command reports, as one JSON-ready dict."""
+def analyse(board, measure="margin", table_mb=256, progress=None, verify=False):
+    """Everything the `heads` command reports, as one JSON-ready dict. With verify, every
+    pair is solved a second time with other hash keys and no symmetry reduction (so a hash
+    collision would have to strike twice the same way); a disagreement raises
+    VerificationError."""
     t0 = time.perf_counter()
     values, distinct, nodes = head_table(board, measure, table_mb, progress)
+    check = None
+    if verify:
+        from .results import VERIFY_SEED
+        again, _, check_nodes = head_table(board, measure, table_mb, progress, VERIFY_SEED, symmetry=False)
+        wrong = [pair for pair in values if again[pair] != values[pair]]
+        if wrong:
+            a, b = wrong[0]
+            raise VerificationError(f"heads {board.name(a)},{board.name(b)}: {values[a, b]} by the first "
+                                    f"run, {again[a, b]} by the second: results not recorded")
+        check = {"seed": VERIFY_SEED, "symmetry": False, "nodes": check_nodes, "agreed": True}
     plain_engine = Engine(board, measure, table_mb=table_mb)
     plain = plain_engine.value(Position.start(board))
     first = best_choices(values, True)
@@ -75,4 +88,9 @@ def analyse(board, measure="margin", table_mb=256, progress=None):
         "pairs": len(values), "distinct_pairs": distinct,
         "values": {f"{name(a)},{name(b)}": v for (a, b), v in sorted(values.items())},
         "nodes": nodes + plain_engine.nodes, "seconds": round(time.perf_counter() - t0, 3),
+        "verify": check,
     }
+
+
+class VerificationError(RuntimeError):
+    """Two independent solves disagree."""
