@@ -6,10 +6,13 @@ import pathlib
 import pytest
 
 from solver.sanjego import OUTCOME_NAMES, Board, Position, open_table, replay
+from solver.sanjego.board import parse_board
 from solver.sanjego.engine import Engine
+from solver.sanjego.heads import best_choices, head_table
 
 RESULTS = pathlib.Path(__file__).resolve().parent.parent / "results"
 RECORDS = sorted((RESULTS / "sanjego").glob("*.json"))
+HEADS = sorted((RESULTS / "sanjego" / "heads").glob("*.json"))
 
 
 def test_there_are_results():
@@ -19,7 +22,7 @@ def test_there_are_results():
 @pytest.mark.parametrize("path", RECORDS, ids=[p.stem for p in RECORDS])
 def test_record(path):
     record = json.loads(path.read_text())
-    board = Board.parse(record["board"])
+    board = parse_board(record["board"])
     assert path.stem == str(board)
     for key in ("command", "commit", "date", "cores", "wall_seconds"):
         assert key in record["provenance"]
@@ -46,3 +49,26 @@ def test_results_readme_lists_every_board():
     readme = (RESULTS / "README.md").read_text()
     for path in RECORDS:
         assert f"| {path.stem} |" in readme
+
+
+@pytest.mark.parametrize("path", HEADS, ids=[p.stem for p in HEADS])
+def test_heads_record(path):
+    record = json.loads(path.read_text())
+    board = parse_board(record["board"])
+    assert path.stem == f"{board}-{record['measure']}"
+    assert record["verify"]["agreed"] and "commit" in record["provenance"]
+    values = {tuple(board.cell(n) for n in pair.split(",")): v for pair, v in record["values"].items()}
+    assert len(values) == record["pairs"]
+    first = best_choices(values, True)
+    assert record["value"] == record["first_places_first"]["value"] == first[0]
+    assert record["second_places_first"]["value"] == best_choices(values, False)[0]
+    if board.cells <= 12:
+        again, _, _ = head_table(board, record["measure"], table_mb=8, seed=12345)
+        assert again == values
+
+
+def test_results_readme_lists_the_heads_records():
+    readme = (RESULTS / "README.md").read_text()
+    for path in HEADS:
+        board, measure = path.stem.rsplit("-", 1)
+        assert f"| {board} | {measure} |" in readme
