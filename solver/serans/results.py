@@ -59,12 +59,14 @@ def write_readme(out_dir=DEFAULT_DIR):
              "loser's tallest, -k the same loss (docs/serans-rules.md). Options not listed are the",
              "defaults of docs/serans-rules.md.", "",
              "## Exact two-player values", "",
-             "| file | board | target | value | meaning | optimal game | nodes | wall s | commit | recorded | cores |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "Openings: the value after each first placement (Y places a piece; `--openings`).", "",
+             "| file | board | target | value | meaning | openings | optimal game | nodes | wall s | commit | recorded | cores |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, r in solves:
         n = r["rules"]["size"]
+        openings = " ".join(f"{k}:{v:+d}" for k, v in r.get("openings", {}).items())
         lines.append(f"| {name} | {n}x{n} | {r['rules']['target']} | {r['value']:+d} | {r['meaning']} "
-                     f"| `{r.get('line', '')}` | {r['nodes']:,} | {r['seconds']} | {r['commit']} "
+                     f"| {openings} | `{r.get('line', '')}` | {r['nodes']:,} | {r['seconds']} | {r['commit']} "
                      f"| {r['recorded']} | {r['cores']} |")
     lines += ["", "## Self-play statistics", "",
               "| file | board | players | target | games | seed | player | win share by seat | first-player advantage | mean turns | wall s | commit | recorded |",
