@@ -430,16 +430,20 @@ int sr_search(SRSolver *S, const SRPos *p, int alpha, int beta)
 
 int sr_solve(SRSolver *S, const SRPos *p)
 {
-    if (S->o.full_window) return sr_search(S, p, -INF, INF);
+    if (S->o.full_window) {
+        int v = sr_search(S, p, -INF, INF);
+        if (S->stop) { S->lo = -INF; S->hi = INF; } else S->lo = S->hi = v;
+        return v;
+    }
     /* MTD(f) from a guess of 0: each null-window search tightens one bound (fail-soft) */
-    int lo = -INF, hi = INF, g = 0;
-    S->stop = 0;
-    while (lo < hi) {
-        int b = g == lo ? g + 1 : g;
+    int g = 0;
+    S->lo = -INF; S->hi = INF; S->stop = 0;
+    while (S->lo < S->hi) {
+        int b = g == S->lo ? g + 1 : g;
         int r = search(S, p, b - 1, b);
         if (S->stop) return 0;
-        if (r < b) hi = r; else lo = r;
+        if (r < b) S->hi = r; else S->lo = r;
         g = r;
     }
-    return lo;
+    return S->lo;
 }

@@ -70,6 +70,7 @@ typedef struct {
     uint64_t table_buckets;  /* 4 entries per bucket */
     uint64_t nodes, tt_hits, tt_stores;
     int stop;
+    int lo, hi;                            /* sr_solve: the bounds proven so far */
     int nsym;                              /* 1, 2 (identity, transposition) or 8 */
     uint8_t cellmap[8][SR_CELLS];          /* symmetry g sends cell i to cellmap[g][i] */
     uint8_t movemap[8][4 * SR_MAXN];       /* and line move m to movemap[g][m] */

@@ -29,6 +29,7 @@ cdef extern from "serans.h":
         uint64_t table_buckets
         uint64_t nodes, tt_hits, tt_stores
         int stop
+        int lo, hi
         int nsym
         uint8_t cellmap[8][16]
         int (*poll)(void *ctx) noexcept
@@ -169,6 +170,12 @@ cdef class Core:
         cdef int g = sr_canonical(self.S, &p, &q)
         cdef int nn = self.S.n * self.S.n
         return (bytes([q.c[j] for j in range(nn)]), q.side, q.passes, q.setup), g
+
+    @property
+    def bounds(self):
+        """(lo, hi): what the last solve() proved of the side to move's value so far (also
+        when it was interrupted); -100 / 100 for no bound."""
+        return self.S.lo, self.S.hi
 
     @property
     def symmetries(self):

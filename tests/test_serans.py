@@ -424,6 +424,15 @@ def test_cli_bad_input(args):
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
 
 
+def test_cli_solve_time_limit():
+    r = run("solve", "--size", "4", "--target", "4", "--time-limit", "1", "--json", "--quiet", "--table-mb", "16")
+    assert r.returncode == 3, r.stderr
+    out = json.loads(r.stdout)
+    assert out["finished"] is False and out["nodes"] >= 1 << 20 and "value" not in out
+    lo, hi = out["value_at_least"], out["value_at_most"]
+    assert lo is None or hi is None or lo <= hi
+
+
 def test_cli_show_and_selfplay():
     r = run("show", "--moves", "@a1 @b2 @c3 @d4")
     assert r.returncode == 0 and "Y to move" in r.stdout

@@ -77,8 +77,18 @@ class Engine:
         """The first player's result with best play from `position` (set-up included)."""
         if position.is_over():
             return position.result2()
+        self._last_to_move = position.to_move
         v = self.core.solve(self.key(position))
         return v if position.to_move == 0 else -v
+
+    def bounds(self):
+        """(lo, hi): what the last core search from the start of value() proved of the first
+        player's value, also when it was interrupted (None for no bound). Valid for the
+        position last passed to value()."""
+        lo, hi = self.core.bounds
+        if self._last_to_move == 1:
+            lo, hi = -hi, -lo
+        return (None if lo <= -100 else lo), (None if hi >= 100 else hi)
 
     def analyse(self, position):
         """[(move, value)] for every legal move, best first for the side to move."""
