@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from solver.serans.engine import Engine, encode_move, encode_stack
+from solver.serans.engine import Engine, coop_search_core, encode_move, encode_stack
 from solver.serans.errors import IllegalMoveError, NotationError, RulesError
 from solver.serans.notation import board_text, format_move, parse_board, parse_turn, replay
 from solver.serans.rules import (COL, ROW, LineMove, Placement, Position, Rules, line_move,
@@ -393,6 +393,21 @@ def test_selfplay_is_reproducible():
     a = selfplay(rules, 3, seed=5, depth=1)
     b = selfplay(rules, 3, seed=5, depth=1)
     assert a == b and abs(sum(a["win_share"]) - 1) < 1e-9
+
+
+@pytest.mark.parametrize("opts", [{}, {"spawn": "next-line", "setup": "own", "stuck": "end"}])
+def test_coop_on_the_core_matches_python(opts):
+    """The core's breadth-first search (symmetries folded) against the plain-Python one."""
+    checked = 0
+    for target in ((2, 3) if not opts else (2,)):
+        rules = Rules(size=3, target=target, **opts)
+        for p in _random_positions(rules, 4, 12)[4::4]:
+            a, b = coop_search_core(p), coop_search(p, 10_000)
+            if b["complete"]:
+                assert (a["highest"], a["turns_to_target"], a["complete"]) == (
+                    b["highest"], b["turns_to_target"], True), board_text(p)
+                checked += 1
+    assert checked >= 1
 
 
 def test_coop_small():

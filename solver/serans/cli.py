@@ -102,6 +102,8 @@ def add_parser(games):
     s.add_argument("--max-states", type=positive_int_arg, default=2_000_000,
                    help="stop after this many positions (default 2000000)")
     s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument("--record", action="store_true",
+                   help="write results/serans/ (from the start only; only a complete search)")
     s.set_defaults(handler=cmd_coop)
 
 
@@ -321,12 +323,27 @@ def cmd_play(args):
 
 
 def cmd_coop(args):
+    from .engine import Engine, coop_search_core
+    from .errors import RulesError
     from .search import coop_search
     rules, position, moves = make_position(args)
+    if args.record and (moves or args.board):
+        raise UsageError("--record searches from the start; drop --moves/--board")
     t0 = time.perf_counter()
-    res = coop_search(position, args.max_states)
+    try:  # two players within the core's limits: the C core, board symmetries folded
+        Engine(rules, table_mb=1)
+        res = coop_search_core(position, args.max_states)
+        res["search"] = "core"
+    except RulesError:
+        res = coop_search(position, args.max_states)
+        res["search"] = "python"
     res["seconds"] = round(time.perf_counter() - t0, 2)
     res["rules"] = {"size": rules.size, "players": rules.players, "target": rules.target, **rules.options()}
+    if args.record:
+        if not res["complete"]:
+            raise UsageError("the search stopped at --max-states: nothing recorded (raise it)")
+        from .results import record_coop
+        res["record"] = record_coop(res, sys.argv)
     if args.json:
         print(json.dumps(res))
         return 0
@@ -337,4 +354,6 @@ def cmd_coop(args):
           + (str(res["turns_to_target"]) if res["turns_to_target"] is not None else "never")
           + ("" if res["complete"] or res["turns_to_target"] is not None else " (not within the limit)"))
     print(f"positions: {res['states']}  time: {res['seconds']:.2f} s")
+    if args.record:
+        print(f"recorded in {res['record']}")
     return 0

@@ -113,3 +113,44 @@ class Engine:
             out.append((m, position))
         return out
 
+
+
+def coop_search_core(position, max_states=2_000_000, table_mb=1):
+    """coop_search (search.py) for two players on the C core: breadth-first over whole turns
+    (set-up placements count no turn), one entry per position up to the board symmetries that
+    commute with the rules (the highest tower and the number of turns are invariant under them).
+    Same result dict as coop_search."""
+    from collections import deque
+    engine = Engine(position.rules, table_mb=table_mb)
+    core, target = engine.core, position.rules.target
+
+    def tallest_code(cells):
+        return max((c.bit_length() - 1 for c in cells), default=0)
+
+    start = core.canonical(engine.key(position))[0]
+    seen, queue = {start}, deque([(start, 0)])
+    highest, to_target, complete = tallest_code(start[0]), None, True
+    while queue:
+        key, d = queue.popleft()
+        h = tallest_code(key[0])
+        highest = max(highest, h)
+        if h >= target:
+            if to_target is None:
+                to_target = d
+            continue
+        if core.terminal(key) is not None:
+            continue
+        children = core.turns(key)
+        if children is None:  # stuck = end: the game stops here
+            continue
+        step = 0 if key[3] else 1
+        for _, _, child in children:
+            c = core.canonical(child)[0]
+            if c not in seen:
+                if len(seen) >= max_states:
+                    complete = False
+                    continue
+                seen.add(c)
+                queue.append((c, d + step))
+    return {"highest": highest, "turns_to_target": to_target, "states": len(seen),
+            "complete": complete}
