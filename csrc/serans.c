@@ -8,10 +8,87 @@
 #define POLL_INTERVAL (1u << 20)
 #define INF 100
 
-int sr_version(void) { return 1; }
+int sr_version(void) { return 2; }
 
 static inline int height(uint8_t x) { return x ? 31 - __builtin_clz(x) : 0; }
 static inline int top(uint8_t x) { return (x >> (height(x) - 1)) & 1; }
+
+/* Cells of a line from the leading edge backwards (rules.line_cells). */
+static void line_cells(int n, int kind, int index, int forward, int *cells)
+{
+    for (int i = 0; i < n; i++) {
+        int j = forward ? n - 1 - i : i;
+        cells[i] = kind == 0 ? index * n + j : j * n + index;
+    }
+}
+
+int sr_symmetry_count(const SROptions *o)
+{
+    if (o->no_symmetry) return 1;
+    if (o->spawn_next || (o->full_line && o->new_always)) return 2;
+    return 8;
+}
+
+/* The 8 symmetries of the square, identity and transposition first (the group {0, 1} is the
+ * one used when the spawn fallback's tie rule is in play); cellmap, movemap and inverses. */
+static void init_symmetries(SRSolver *S)
+{
+    int n = S->n, nm = 4 * n;
+    S->nsym = sr_symmetry_count(&S->o);
+    for (int g = 0; g < 8; g++) {
+        for (int i = 0; i < SR_CELLS; i++) S->cellmap[g][i] = (uint8_t)i;
+        for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++) {
+                int a = n - 1 - r, b = n - 1 - c, rr, cc;
+                switch (g) {
+                case 0: rr = r; cc = c; break;
+                case 1: rr = c; cc = r; break;
+                case 2: rr = a; cc = c; break;
+                case 3: rr = r; cc = b; break;
+                case 4: rr = a; cc = b; break;
+                case 5: rr = c; cc = a; break;
+                case 6: rr = b; cc = r; break;
+                default: rr = b; cc = a; break;
+                }
+                S->cellmap[g][r * n + c] = (uint8_t)(rr * n + cc);
+            }
+        for (int m = 0; m < nm; m++) {
+            int L[SR_MAXN], M[SR_MAXN];
+            line_cells(n, (m >> 1) / n, (m >> 1) % n, m & 1, L);
+            for (int m2 = 0; m2 < nm; m2++) {
+                line_cells(n, (m2 >> 1) / n, (m2 >> 1) % n, m2 & 1, M);
+                int same = 1;
+                for (int i = 0; i < n; i++) same &= S->cellmap[g][L[i]] == M[i];
+                if (same) S->movemap[g][m] = (uint8_t)m2;
+            }
+        }
+    }
+    for (int g = 0; g < 8; g++)
+        for (int h = 0; h < 8; h++) {
+            int id = 1;
+            for (int i = 0; i < n * n; i++) id &= S->cellmap[h][S->cellmap[g][i]] == i;
+            if (id) S->inverse[g] = (uint8_t)h;
+        }
+}
+
+static inline uint8_t map_move(const SRSolver *S, int g, uint8_t m)
+{
+    if (m == SR_NO_MOVE) return m;
+    if (m & SR_PLACE) return (uint8_t)(SR_PLACE | S->cellmap[g][m & 0x0F]);
+    return S->movemap[g][m];
+}
+
+int sr_canonical(const SRSolver *S, const SRPos *p, SRPos *out)
+{
+    *out = *p;
+    int best = 0;
+    for (int g = 1; g < S->nsym; g++) {
+        uint8_t img[SR_CELLS] = {0};
+        for (int i = 0; i < SR_CELLS; i++) img[S->cellmap[g][i]] = p->c[i];
+        if (memcmp(img, out->c, SR_CELLS) < 0) { memcpy(out->c, img, SR_CELLS); best = g; }
+    }
+    return best;
+}
 
 SRSolver *sr_new(int n, int target, const SROptions *o, uint64_t table_bytes)
 {
@@ -20,6 +97,7 @@ SRSolver *sr_new(int n, int target, const SROptions *o, uint64_t table_bytes)
     SRSolver *S = calloc(1, sizeof *S);
     if (!S) return NULL;
     S->n = n; S->target = target; S->o = *o;
+    init_symmetries(S);
     uint64_t buckets = 1;
     while (buckets * 2 * 4 * sizeof(SREntry) <= table_bytes) buckets *= 2;
     S->table_buckets = buckets;
@@ -38,15 +116,6 @@ void sr_free(SRSolver *S)
 void sr_clear_table(SRSolver *S)
 {
     memset(S->table, 0, S->table_buckets * 4 * sizeof(SREntry));
-}
-
-/* Cells of a line from the leading edge backwards (rules.line_cells). */
-static void line_cells(int n, int kind, int index, int forward, int *cells)
-{
-    for (int i = 0; i < n; i++) {
-        int j = forward ? n - 1 - i : i;
-        cells[i] = kind == 0 ? index * n + j : j * n + index;
-    }
 }
 
 /* rules._collide: the new tower and the residue (0 if none) when rear runs into front. */
@@ -153,6 +222,7 @@ static int final_value(const SRSolver *S, const uint8_t *b)
 
 int sr_terminal(const SRSolver *S, const SRPos *p, int *value)
 {
+    if (p->setup) return 0;
     if (p->passes >= 2 || tallest(S, p->c) >= S->target) {
         int v = final_value(S, p->c);
         *value = p->side ? -v : v;
@@ -164,6 +234,20 @@ int sr_terminal(const SRSolver *S, const SRPos *p, int *value)
 int sr_turns(const SRSolver *S, const SRPos *p, SRTurn *out)
 {
     int n = S->n, nm = 4 * n, k = 0, ks = 0;
+    if (p->setup) { /* placements: the opponent's colour (exchange) or one's own */
+        int colour = S->o.setup_own ? p->side : 1 - p->side;
+        for (int cell = 0; cell < n * n; cell++) {
+            if (p->c[cell]) continue;
+            SRTurn *t = &out[k++];
+            memset(t, 0, sizeof *t);
+            t->m1 = (uint8_t)(SR_PLACE | cell); t->m2 = SR_NO_MOVE;
+            t->pos = *p;
+            t->pos.c[cell] = (uint8_t)(2 | colour);
+            t->pos.side = (uint8_t)(1 - p->side);
+            t->pos.setup = (uint8_t)(p->setup - 1);
+        }
+        return k;
+    }
     uint8_t b1[SR_CELLS] = {0}; /* line moves fill n*n cells; the rest must not hold garbage */
     SRTurn singles[4 * SR_MAXN];
     for (int m1 = 0; m1 < nm; m1++) {
@@ -204,14 +288,16 @@ static inline uint64_t hash_pos(const SRPos *p)
     memcpy(&a, p->c, 8);
     memcpy(&b, p->c + 8, 8);
     uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full
-                 ^ (uint64_t)(p->side | p->passes << 1) * 0x165667B19E3779F9ull;
+                 ^ (uint64_t)(p->side | p->passes << 1 | p->setup << 3) * 0x165667B19E3779F9ull;
     h ^= h >> 31; h *= 0xBF58476D1CE4E5B9ull; h ^= h >> 29;
     return h;
 }
 
+static inline uint8_t sp_of(const SRPos *p) { return (uint8_t)(p->side | p->passes << 1 | p->setup << 3); }
+
 static inline int same(const SREntry *e, const SRPos *p)
 {
-    return e->work && e->sp == (p->side | p->passes << 1) && !memcmp(e->c, p->c, SR_CELLS);
+    return e->work && e->sp == sp_of(p) && !memcmp(e->c, p->c, SR_CELLS);
 }
 
 static SREntry *probe(SRSolver *S, const SRPos *p)
@@ -221,7 +307,8 @@ static SREntry *probe(SRSolver *S, const SRPos *p)
     return NULL;
 }
 
-static void store(SRSolver *S, const SRPos *p, int lo, int hi, uint64_t work_nodes)
+/* p is canonical; m1, m2 the best turn in its frame (SR_NO_MOVE if none known). */
+static void store(SRSolver *S, const SRPos *p, int lo, int hi, uint64_t work_nodes, uint8_t m1, uint8_t m2)
 {
     SREntry *bucket = S->table + (hash_pos(p) & (S->table_buckets - 1)) * 4, *e = NULL;
     for (int i = 0; i < 4 && !e; i++) if (same(&bucket[i], p)) e = &bucket[i];
@@ -231,14 +318,24 @@ static void store(SRSolver *S, const SRPos *p, int lo, int hi, uint64_t work_nod
         e = &bucket[0];
         for (int i = 1; i < 4; i++) if (bucket[i].work < e->work) e = &bucket[i];
         memcpy(e->c, p->c, SR_CELLS);
-        e->sp = (uint8_t)(p->side | p->passes << 1);
+        e->sp = sp_of(p);
         e->lo = -INF; e->hi = INF;
         e->work = 0;
+        e->m1 = e->m2 = SR_NO_MOVE;
     }
     if (lo > e->lo) e->lo = (int8_t)lo;
     if (hi < e->hi) e->hi = (int8_t)hi;
     if (w > e->work) e->work = (uint8_t)w;
+    if (m1 != SR_NO_MOVE || m2 != SR_NO_MOVE) { e->m1 = m1; e->m2 = m2; }
     S->tt_stores++;
+}
+
+static inline uint32_t *hist(SRSolver *S, int side, const SRTurn *t)
+{
+    int nm = 4 * S->n;
+    if (t->m1 & SR_PLACE && t->m1 != SR_NO_MOVE) return NULL;
+    int a = t->m1 == SR_NO_MOVE ? nm : t->m1, b = t->m2 == SR_NO_MOVE ? nm : t->m2;
+    return &S->history[side][a][b];
 }
 
 static int search(SRSolver *S, const SRPos *p, int alpha, int beta)
@@ -250,7 +347,10 @@ static int search(SRSolver *S, const SRPos *p, int alpha, int beta)
     }
     int v;
     if (sr_terminal(S, p, &v)) return v;
-    SREntry *e = probe(S, p);
+    SRPos cp;
+    int g = sr_canonical(S, p, &cp);
+    uint8_t hm1 = SR_NO_MOVE, hm2 = SR_NO_MOVE;
+    SREntry *e = probe(S, &cp);
     if (e) {
         S->tt_hits++;
         if (e->lo == e->hi) return e->lo;
@@ -258,6 +358,9 @@ static int search(SRSolver *S, const SRPos *p, int alpha, int beta)
         if (e->hi <= alpha) return e->hi;
         if (e->lo > alpha) alpha = e->lo;
         if (e->hi < beta) beta = e->hi;
+        int gi = S->inverse[g];
+        hm1 = map_move(S, gi, e->m1);
+        hm2 = map_move(S, gi, e->m2);
     }
     SRTurn turns[SR_MAX_TURNS];
     int k = sr_turns(S, p, turns);
@@ -266,23 +369,56 @@ static int search(SRSolver *S, const SRPos *p, int alpha, int beta)
         return p->side ? -f : f;
     }
     uint64_t before = S->nodes;
-    int a0 = alpha, best = -INF;
-    /* finished games first: an immediate win cuts at once */
-    for (int pass = 0; pass < 2 && best < beta; pass++) {
-        for (int i = 0; i < k; i++) {
-            int done = sr_terminal(S, &turns[i].pos, &v);
-            if (done != (pass == 0)) continue;
-            if (!done) v = search(S, &turns[i].pos, -beta, -alpha);
-            v = -v;
+    int a0 = alpha, best = -INF, besti = -1;
+    /* finished games first: an immediate win cuts at once; they need no search */
+    int rest[SR_MAX_TURNS], nrest = 0;
+    for (int i = 0; i < k; i++) {
+        if (!sr_terminal(S, &turns[i].pos, &v)) { rest[nrest++] = i; continue; }
+        v = -v;
+        if (v > best) { best = v; besti = i; }
+        if (v > alpha) alpha = v;
+        if (alpha >= beta) break;
+    }
+    if (alpha < beta) {
+        int ordering = !S->o.no_ordering;
+        uint32_t score[SR_MAX_TURNS];
+        if (ordering)
+            for (int j = 0; j < nrest; j++) {
+                const SRTurn *t = &turns[rest[j]];
+                uint32_t *h = hist(S, p->side, t);
+                score[j] = (t->m1 == hm1 && t->m2 == hm2) ? UINT32_MAX : (h ? *h : 0);
+            }
+        for (int j = 0; j < nrest; j++) {
+            if (ordering) { /* the best remaining by score (selection: cut-offs come early) */
+                int bj = j;
+                for (int l = j + 1; l < nrest; l++) if (score[l] > score[bj]) bj = l;
+                if (bj != j) {
+                    int ti = rest[j]; rest[j] = rest[bj]; rest[bj] = ti;
+                    uint32_t ts = score[j]; score[j] = score[bj]; score[bj] = ts;
+                }
+            }
+            int i = rest[j];
+            v = -search(S, &turns[i].pos, -beta, -alpha);
             if (S->stop) return 0;
-            if (v > best) best = v;
+            if (v > best) { best = v; besti = i; }
             if (v > alpha) alpha = v;
-            if (alpha >= beta) break;
+            if (alpha >= beta) {
+                uint32_t *h = hist(S, p->side, &turns[i]);
+                if (ordering && h && (*h += 1) > (1u << 30))
+                    for (int s = 0; s < 2 * (4 * SR_MAXN + 1) * (4 * SR_MAXN + 1); s++)
+                        (&S->history[0][0][0])[s] >>= 1;
+                break;
+            }
         }
     }
-    if (best <= a0) store(S, p, -INF, best, S->nodes - before);
-    else if (best >= beta) store(S, p, best, INF, S->nodes - before);
-    else store(S, p, best, best, S->nodes - before);
+    uint8_t bm1 = SR_NO_MOVE, bm2 = SR_NO_MOVE;
+    if (besti >= 0 && best > a0) { /* a move worth trying first next time */
+        bm1 = map_move(S, g, turns[besti].m1);
+        bm2 = map_move(S, g, turns[besti].m2);
+    }
+    if (best <= a0) store(S, &cp, -INF, best, S->nodes - before, bm1, bm2);
+    else if (best >= beta) store(S, &cp, best, INF, S->nodes - before, bm1, bm2);
+    else store(S, &cp, best, best, S->nodes - before, bm1, bm2);
     return best;
 }
 
@@ -294,5 +430,20 @@ int sr_search(SRSolver *S, const SRPos *p, int alpha, int beta)
 
 int sr_solve(SRSolver *S, const SRPos *p)
 {
-    return sr_search(S, p, -INF, INF);
+    if (S->o.full_window) {
+        int v = sr_search(S, p, -INF, INF);
+        if (S->stop) { S->lo = -INF; S->hi = INF; } else S->lo = S->hi = v;
+        return v;
+    }
+    /* MTD(f) from a guess of 0: each null-window search tightens one bound (fail-soft) */
+    int g = 0;
+    S->lo = -INF; S->hi = INF; S->stop = 0;
+    while (S->lo < S->hi) {
+        int b = g == S->lo ? g + 1 : g;
+        int r = search(S, p, b - 1, b);
+        if (S->stop) return 0;
+        if (r < b) S->hi = r; else S->lo = r;
+        g = r;
+    }
+    return S->lo;
 }

@@ -1,8 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """Thin layer over the Las Torres de Serans core (csrc/serans.c), two players. A position
-crosses it as (cells, side, passes) with cells a bytes object of n*n hole codes (0 empty, else
-1 << height | colours, bit i the player of the i-th piece from the bottom); values are the
-side to move's (see csrc/serans.h)."""
+crosses it as (cells, side, passes[, setup]) with cells a bytes object of n*n hole codes (0
+empty, else 1 << height | colours, bit i the player of the i-th piece from the bottom) and
+setup the placements still to make; values are the side to move's (see csrc/serans.h)."""
 
 from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memcpy, memset
@@ -11,12 +11,16 @@ cdef extern from "serans.h":
     enum: SR_CELLS
     enum: SR_MAX_TURNS
     enum: SR_NO_MOVE
+    enum: SR_PLACE
     ctypedef struct SRPos:
         uint8_t c[16]
-        uint8_t side, passes
+        uint8_t side, passes, setup
+    ctypedef struct SREntry:
+        pass
     ctypedef struct SROptions:
         int rammer_front, order_trailing, chain, spawn_next, spawn_high, new_always
         int stuck, end_turn, tiebreak_none, full_line
+        int setup_own, no_symmetry, no_ordering, full_window
     ctypedef struct SRTurn:
         uint8_t m1, m2
         SRPos pos
@@ -25,6 +29,9 @@ cdef extern from "serans.h":
         uint64_t table_buckets
         uint64_t nodes, tt_hits, tt_stores
         int stop
+        int lo, hi
+        int nsym
+        uint8_t cellmap[8][16]
         int (*poll)(void *ctx) noexcept
         void *poll_ctx
     SRSolver *sr_new(int n, int target, const SROptions *o, uint64_t table_bytes)
@@ -35,6 +42,8 @@ cdef extern from "serans.h":
     int sr_terminal(const SRSolver *S, const SRPos *p, int *value)
     int sr_search(SRSolver *S, const SRPos *p, int alpha, int beta) nogil
     int sr_solve(SRSolver *S, const SRPos *p) nogil
+    int sr_symmetry_count(const SROptions *o)
+    int sr_canonical(const SRSolver *S, const SRPos *p, SRPos *out)
     int sr_version()
 
 
@@ -66,6 +75,10 @@ cdef class Core:
         o.end_turn = options.get("end_turn", 0)
         o.tiebreak_none = options.get("tiebreak_none", 0)
         o.full_line = options.get("full_line", 0)
+        o.setup_own = options.get("setup_own", 0)
+        o.no_symmetry = options.get("no_symmetry", 0)
+        o.no_ordering = options.get("no_ordering", 0)
+        o.full_window = options.get("full_window", 0)
         self.S = sr_new(n, target, &o, table_bytes)
         if self.S == NULL:
             raise MemoryError("cannot create the Serans core (board over 4x4, tower over 7, or out of memory)")
@@ -79,7 +92,7 @@ cdef class Core:
 
     cdef SRPos _pos(self, key):
         cdef SRPos p
-        cells, side, passes = key
+        cells, side, passes = key[:3]
         memset(&p, 0, sizeof(p))
         if len(cells) != self.S.n * self.S.n:
             raise ValueError("wrong number of cells")
@@ -87,6 +100,7 @@ cdef class Core:
             p.c[i] = cells[i]
         p.side = side
         p.passes = passes
+        p.setup = key[3] if len(key) > 3 else 0
         return p
 
     cdef _raise_pending(self):
@@ -123,8 +137,9 @@ cdef class Core:
         return bytes([out[i] for i in range(nn)])
 
     def turns(self, key):
-        """[(m1, m2, child key)] (m = None when absent; a pass is (None, None, ...)), or None
-        when the game ends here because the player cannot complete a turn (stuck = end)."""
+        """[(m1, m2, child key)] (m = None when absent; a pass is (None, None, ...); a set-up
+        placement is (("place", cell), None, ...)), or None when the game ends here because the
+        player cannot complete a turn (stuck = end). Child keys have four fields."""
         cdef SRPos p = self._pos(key)
         cdef SRTurn turns[SR_MAX_TURNS]
         cdef int k = sr_turns(self.S, &p, turns)
@@ -134,9 +149,11 @@ cdef class Core:
         out = []
         for i in range(k):
             m1 = None if turns[i].m1 == SR_NO_MOVE else turns[i].m1
+            if m1 is not None and m1 & SR_PLACE:
+                m1 = ("place", m1 & 0x0F)
             m2 = None if turns[i].m2 == SR_NO_MOVE else turns[i].m2
             out.append((m1, m2, (bytes([turns[i].pos.c[j] for j in range(nn)]),
-                                 turns[i].pos.side, turns[i].pos.passes)))
+                                 turns[i].pos.side, turns[i].pos.passes, turns[i].pos.setup)))
         return out
 
     def terminal(self, key):
@@ -144,6 +161,30 @@ cdef class Core:
         cdef SRPos p = self._pos(key)
         cdef int v
         return v if sr_terminal(self.S, &p, &v) else None
+
+    def canonical(self, key):
+        """(canonical key, g): the least image of `key` under the symmetries used, and the
+        index of a symmetry that maps `key` to it."""
+        cdef SRPos p = self._pos(key)
+        cdef SRPos q
+        cdef int g = sr_canonical(self.S, &p, &q)
+        cdef int nn = self.S.n * self.S.n
+        return (bytes([q.c[j] for j in range(nn)]), q.side, q.passes, q.setup), g
+
+    @property
+    def bounds(self):
+        """(lo, hi): what the last solve() proved of the side to move's value so far (also
+        when it was interrupted); -100 / 100 for no bound."""
+        return self.S.lo, self.S.hi
+
+    @property
+    def symmetries(self):
+        """The number of board symmetries the search uses (1, 2 or 8)."""
+        return self.S.nsym
+
+    def cell_map(self, int g):
+        """Symmetry g (0..7) as a list: cell i goes to cell_map(g)[i]."""
+        return [self.S.cellmap[g][i] for i in range(self.S.n * self.S.n)]
 
     def clear(self):
         sr_clear_table(self.S)
@@ -159,4 +200,4 @@ cdef class Core:
     @property
     def stats(self):
         return {"nodes": self.S.nodes, "tt_hits": self.S.tt_hits, "tt_stores": self.S.tt_stores,
-                "table_bytes": self.S.table_buckets * 4 * 20}
+                "table_bytes": self.S.table_buckets * 4 * sizeof(SREntry)}

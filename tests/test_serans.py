@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from solver.serans.engine import Engine, encode_move, encode_stack
+from solver.serans.engine import Engine, coop_search_core, encode_move, encode_stack
 from solver.serans.errors import IllegalMoveError, NotationError, RulesError
 from solver.serans.notation import board_text, format_move, parse_board, parse_turn, replay
 from solver.serans.rules import (COL, ROW, LineMove, Placement, Position, Rules, line_move,
@@ -285,6 +285,97 @@ def test_core_values_match_reference_minimax(opts):
     assert checked >= 1
 
 
+def _image(rules, board, cmap):
+    out = [()] * len(board)
+    for i, s in enumerate(board):
+        out[cmap[i]] = s
+    return tuple(out)
+
+
+def _random_positions(rules, seed, count):
+    rng, out = random.Random(seed), []
+    while len(out) < count:
+        p = Position.initial(rules)
+        while not p.is_over():
+            if not p.in_setup():
+                out.append(p)
+            p = p.play(rng.choice(p.legal_moves()))
+    return out
+
+
+SYMMETRY_SETS = OPTION_SETS + [{"spawn": "next-line"}, {"full_line": True, "new_piece": "always"},
+                               {"full_line": True}, {"spawn_tie": "high", "order": "trailing"}]
+
+
+@pytest.mark.parametrize("opts", SYMMETRY_SETS)
+def test_symmetries_used_commute_with_the_rules(opts):
+    """Every symmetry g the core uses maps the turns of p onto the turns of g(p) (checked with
+    the plain-Python rules, boards after each turn compared as sets), the end value is unchanged,
+    and the core's canonical form is the same for p and g(p)."""
+    for size in (3, 4):
+        rules = Rules(size=size, target=4, **opts)
+        core = Engine(rules, table_mb=1).core
+        expected = 2 if rules.spawn == "next-line" or (rules.full_line and rules.new_piece == "always") else 8
+        assert core.symmetries == expected
+        for p in _random_positions(rules, 5, 25):
+            key = Engine.key(None, p)
+            for g in range(core.symmetries):
+                cmap = core.cell_map(g)
+                q = Position(rules, _image(rules, p.board, cmap), p.to_move, passes=p.passes)
+                assert sorted(b for _, b in q.turns_after()) == sorted(
+                    _image(rules, b, cmap) for _, b in p.turns_after()), (opts, g, board_text(p))
+                assert q.result2() == p.result2()
+                assert core.canonical(Engine.key(None, q)) [0] == core.canonical(key)[0]
+
+
+def test_symmetries_left_out_do_not_commute():
+    """Why only {identity, transposition} with spawn=next-line: the parallel lines are tried
+    toward row 1 / column a first, which a mirror does not preserve (a counterexample exists)."""
+    rules = Rules(size=3, target=4, spawn="next-line")
+    core = Engine(rules.with_options(spawn="moved-line"), table_mb=1).core  # all 8 cell maps
+    broken = set()
+    for p in _random_positions(rules, 9, 30):
+        for g in range(2, 8):
+            cmap = core.cell_map(g)
+            q = Position(rules, _image(rules, p.board, cmap), p.to_move, passes=p.passes)
+            if sorted(b for _, b in q.turns_after()) != sorted(_image(rules, b, cmap) for _, b in p.turns_after()):
+                broken.add(g)
+    assert broken == set(range(2, 8))
+
+
+@pytest.mark.parametrize("opts", OPTION_SETS)
+def test_core_search_variants_agree(opts):
+    """Symmetry, move ordering and the null-window driver change the work, never the value:
+    random positions (3x3 target 3) solved with each switched off against all on (all on is
+    checked against the plain minimax in test_core_values_match_reference_minimax)."""
+    rules = Rules(size=3, target=3, **opts)
+    engines = [Engine(rules, table_mb=4)] + [Engine(rules, table_mb=4, **{k: 1})
+                                              for k in ("no_symmetry", "no_ordering", "full_window")]
+    for p in _random_positions(rules, 21, 40)[2::4]:
+        assert len({e.value(p) for e in engines}) == 1, board_text(p)
+
+
+def test_core_searches_the_set_up():
+    """The set-up placements are searched by the core: values agree with the plain minimax on
+    3x3 target 2, and on target 3 with the best placement over finished set-ups solved by the
+    core without symmetry, ordering or null windows (the old split: set-up in Python)."""
+    for opts in ({}, {"setup": "own"}):
+        rules = Rules(size=3, target=2, **opts)
+        p = replay(Position.initial(rules), "@a1")[-1][1]
+        assert Engine(rules, table_mb=4).value(p) == minimax2(p)
+        rules = Rules(size=3, target=3, **opts)
+        plain = Engine(rules, table_mb=4, no_symmetry=1, no_ordering=1, full_window=1)
+        for moves in ("@a1 @b2 @c3", "@b2 @a1 @c1", "@c2 @a2 @b1"):
+            p = replay(Position.initial(rules), moves)[-1][1]
+            assert p.in_setup()
+            e = Engine(rules, table_mb=4)
+            vals = [plain.value(p.play(m)) for m in p.placements()]
+            assert e.value(p) == (max(vals) if p.to_move == 0 else min(vals))
+            ct = e.core.turns(e.key(p))
+            assert sorted(k[0] for _, _, k in ct) == sorted(
+                Engine.key(None, p.play(m))[0] for m in p.placements())
+
+
 def test_core_value_from_the_start_target_2():
     rules = Rules(size=3, target=2)
     assert Engine(rules, table_mb=1).value(Position.initial(rules)) == minimax2(Position.initial(rules))
@@ -302,6 +393,21 @@ def test_selfplay_is_reproducible():
     a = selfplay(rules, 3, seed=5, depth=1)
     b = selfplay(rules, 3, seed=5, depth=1)
     assert a == b and abs(sum(a["win_share"]) - 1) < 1e-9
+
+
+@pytest.mark.parametrize("opts", [{}, {"spawn": "next-line", "setup": "own", "stuck": "end"}])
+def test_coop_on_the_core_matches_python(opts):
+    """The core's breadth-first search (symmetries folded) against the plain-Python one."""
+    checked = 0
+    for target in ((2, 3) if not opts else (2,)):
+        rules = Rules(size=3, target=target, **opts)
+        for p in _random_positions(rules, 4, 12)[4::4]:
+            a, b = coop_search_core(p), coop_search(p, 10_000)
+            if b["complete"]:
+                assert (a["highest"], a["turns_to_target"], a["complete"]) == (
+                    b["highest"], b["turns_to_target"], True), board_text(p)
+                checked += 1
+    assert checked >= 1
 
 
 def test_coop_small():
@@ -331,6 +437,15 @@ def test_cli_solve_json():
 def test_cli_bad_input(args):
     r = run(*args)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+
+
+def test_cli_solve_time_limit():
+    r = run("solve", "--size", "4", "--target", "4", "--time-limit", "1", "--json", "--quiet", "--table-mb", "16")
+    assert r.returncode == 3, r.stderr
+    out = json.loads(r.stdout)
+    assert out["finished"] is False and out["nodes"] >= 1 << 20 and "value" not in out
+    lo, hi = out["value_at_least"], out["value_at_most"]
+    assert lo is None or hi is None or lo <= hi
 
 
 def test_cli_show_and_selfplay():

@@ -68,6 +68,9 @@ def add_parser(games):
     s.add_argument("--table-mb", type=table_mb_arg, default=DEFAULT_TABLE_MB,
                    help=f"transposition table size in MB (default {DEFAULT_TABLE_MB})")
     s.add_argument("--quiet", action="store_true", help="no progress display")
+    s.add_argument("--time-limit", type=positive_int_arg, default=None, metavar="SECONDS",
+                   help="stop after this many seconds: print the nodes searched, the node rate and "
+                        "the bounds proven so far, record nothing, exit status 3")
     s.set_defaults(handler=cmd_solve)
 
     s = commands.add_parser("selfplay", help="statistics of games between search players (fixed seed)")
@@ -99,6 +102,8 @@ def add_parser(games):
     s.add_argument("--max-states", type=positive_int_arg, default=2_000_000,
                    help="stop after this many positions (default 2000000)")
     s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument("--record", action="store_true",
+                   help="write results/serans/ (from the start only; only a complete search)")
     s.set_defaults(handler=cmd_coop)
 
 
@@ -153,15 +158,20 @@ def cmd_solve(args):
     out = {"game": "serans", "rules": {"size": rules.size, "players": 2, "target": rules.target,
                                        **rules.options()},
            "moves": [format_move(rules.size, m) for m in moves]}
-    with NodeProgress(engine, args.quiet, "solving"):
-        out["value"] = engine.value(position)
-        if args.openings and position.in_setup():
-            out["openings"] = {format_move(rules.size, m): v for m, v in engine.analyse(position)}
-        if args.line or args.record:
-            line = engine.line(position)
-            out["line"] = format_game(rules.size, [m for m, _ in line])
-            final = line[-1][1] if line else position
-            out["final_ranking"] = ["=".join(COLOURS[p] for p in g) for g in final.ranking()]
+    try:
+        with NodeProgress(engine, args.quiet, "solving"):
+            if args.time_limit:
+                engine.set_progress(_time_limit(engine.core.progress, t0, args.time_limit))
+            out["value"] = engine.value(position)
+            if args.openings and position.in_setup():
+                out["openings"] = {format_move(rules.size, m): v for m, v in engine.analyse(position)}
+            if args.line or args.record:
+                line = engine.line(position)
+                out["line"] = format_game(rules.size, [m for m, _ in line])
+                final = line[-1][1] if line else position
+                out["final_ranking"] = ["=".join(COLOURS[p] for p in g) for g in final.ranking()]
+    except SolveTimeLimit:
+        return _unfinished(args, engine, position, moves, out, t0)
     out.update(nodes=engine.nodes, seconds=round(time.perf_counter() - t0, 3))
     out["meaning"] = describe(out["value"])
     if args.record:
@@ -180,6 +190,43 @@ def cmd_solve(args):
     if args.record:
         print(f"recorded in {out['record']}")
     return 0
+
+
+class SolveTimeLimit(Exception):
+    """--time-limit ran out."""
+
+
+def _time_limit(inner, t0, limit):
+    def poll(nodes):
+        if inner is not None:
+            inner(nodes)
+        if time.perf_counter() - t0 > limit:
+            raise SolveTimeLimit()
+    return poll
+
+
+def _unfinished(args, engine, position, moves, out, t0):
+    """--time-limit ran out: nodes, rate and what is proven; nothing is recorded; status 3."""
+    seconds = time.perf_counter() - t0
+    out.update(finished=False, nodes=engine.nodes, seconds=round(seconds, 3),
+               nodes_per_second=round(engine.nodes / seconds) if seconds else None)
+    if "value" not in out:  # interrupted in the value's own search: the bounds proven so far
+        lo, hi = engine.bounds()
+        out["value_at_least"], out["value_at_most"] = lo, hi
+    if args.json:
+        print(json.dumps(out))
+        return 3
+    print(header(position, moves))
+    if "value" in out:
+        print(f"value: {out['value']:+d} ({describe(out['value'])}); stopped later (openings or line)")
+    else:
+        lo, hi = out["value_at_least"], out["value_at_most"]
+        print("value: not finished; proven so far: "
+              + (f"{lo:+d} <= value" if lo is not None else "no lower bound") + ", "
+              + (f"value <= {hi:+d}" if hi is not None else "no upper bound"))
+    print(f"stopped at --time-limit {args.time_limit} s: nodes: {out['nodes']}  "
+          f"time: {seconds:.2f} s  rate: {out['nodes_per_second']} nodes/s  (nothing recorded)")
+    return 3
 
 
 def describe(v):
@@ -276,12 +323,27 @@ def cmd_play(args):
 
 
 def cmd_coop(args):
+    from .engine import Engine, coop_search_core
+    from .errors import RulesError
     from .search import coop_search
     rules, position, moves = make_position(args)
+    if args.record and (moves or args.board):
+        raise UsageError("--record searches from the start; drop --moves/--board")
     t0 = time.perf_counter()
-    res = coop_search(position, args.max_states)
+    try:  # two players within the core's limits: the C core, board symmetries folded
+        Engine(rules, table_mb=1)
+        res = coop_search_core(position, args.max_states)
+        res["search"] = "core"
+    except RulesError:
+        res = coop_search(position, args.max_states)
+        res["search"] = "python"
     res["seconds"] = round(time.perf_counter() - t0, 2)
     res["rules"] = {"size": rules.size, "players": rules.players, "target": rules.target, **rules.options()}
+    if args.record:
+        if not res["complete"]:
+            raise UsageError("the search stopped at --max-states: nothing recorded (raise it)")
+        from .results import record_coop
+        res["record"] = record_coop(res, sys.argv)
     if args.json:
         print(json.dumps(res))
         return 0
@@ -292,4 +354,6 @@ def cmd_coop(args):
           + (str(res["turns_to_target"]) if res["turns_to_target"] is not None else "never")
           + ("" if res["complete"] or res["turns_to_target"] is not None else " (not within the limit)"))
     print(f"positions: {res['states']}  time: {res['seconds']:.2f} s")
+    if args.record:
+        print(f"recorded in {res['record']}")
     return 0

@@ -1,8 +1,9 @@
 """The exact two-player solver: the C core (solver._serans) behind a Position-level API.
 
 Values are the first player's (rules.final_value2): 0 a draw, +k a win by k-1 levels of
-tallest tower, -k a loss by k-1. The set-up placements are searched here in Python (a memo
-over positions), each finished set-up solved by the core with its transposition table."""
+tallest tower, -k a loss by k-1. The core searches the set-up placements too (two players:
+the colour placed follows from the side and the set-up option), with its transposition table
+kept between calls."""
 
 from .._serans import Core
 from .errors import RulesError
@@ -17,7 +18,7 @@ def c_options(rules):
             "spawn_high": rules.spawn_tie == "high", "new_always": rules.new_piece == "always",
             "stuck": ("partial", "pass", "end").index(rules.stuck),
             "end_turn": rules.end_check == "turn", "tiebreak_none": rules.tiebreak == "none",
-            "full_line": int(rules.full_line)}
+            "full_line": int(rules.full_line), "setup_own": int(rules.setup == "own")}
 
 
 def encode_stack(stack):
@@ -46,7 +47,7 @@ def decode_move(n, code):
 class Engine:
     """Exact values for one rule set (two players, board up to 4x4), table kept between calls."""
 
-    def __init__(self, rules, table_mb=256):
+    def __init__(self, rules, table_mb=256, **search_options):
         if rules.players != 2:
             raise RulesError("the exact solver is for two players")
         if rules.size > C_MAX_SIZE:
@@ -55,8 +56,9 @@ class Engine:
             raise RulesError("the exact solver handles towers up to 7 high "
                              "(target <= 7, <= 6 with end_check=turn)")
         self.rules = rules
-        self.core = Core(rules.size, rules.target, c_options(rules), table_bytes=int(table_mb * (1 << 20)))
-        self.setup_memo = {}
+        # search_options: no_symmetry, no_ordering, full_window (measurements and checks only)
+        self.core = Core(rules.size, rules.target, {**c_options(rules), **search_options},
+                         table_bytes=int(table_mb * (1 << 20)))
 
     @property
     def nodes(self):
@@ -68,20 +70,25 @@ class Engine:
     def key(self, position):
         if position.stopped:
             raise ValueError("the game has stopped")
-        return (bytes(encode_stack(s) for s in position.board), position.to_move, position.passes)
+        return (bytes(encode_stack(s) for s in position.board), position.to_move, position.passes,
+                sum(len(h) for h in position.hands))
 
     def value(self, position):
         """The first player's result with best play from `position` (set-up included)."""
         if position.is_over():
             return position.result2()
-        if position.in_setup():
-            k = position.key()
-            if k not in self.setup_memo:
-                vals = [self.value(position.play(m)) for m in position.placements()]
-                self.setup_memo[k] = max(vals) if position.to_move == 0 else min(vals)
-            return self.setup_memo[k]
+        self._last_to_move = position.to_move
         v = self.core.solve(self.key(position))
         return v if position.to_move == 0 else -v
+
+    def bounds(self):
+        """(lo, hi): what the last core search from the start of value() proved of the first
+        player's value, also when it was interrupted (None for no bound). Valid for the
+        position last passed to value()."""
+        lo, hi = self.core.bounds
+        if self._last_to_move == 1:
+            lo, hi = -hi, -lo
+        return (None if lo <= -100 else lo), (None if hi >= 100 else hi)
 
     def analyse(self, position):
         """[(move, value)] for every legal move, best first for the side to move."""
@@ -106,3 +113,44 @@ class Engine:
             out.append((m, position))
         return out
 
+
+
+def coop_search_core(position, max_states=2_000_000, table_mb=1):
+    """coop_search (search.py) for two players on the C core: breadth-first over whole turns
+    (set-up placements count no turn), one entry per position up to the board symmetries that
+    commute with the rules (the highest tower and the number of turns are invariant under them).
+    Same result dict as coop_search."""
+    from collections import deque
+    engine = Engine(position.rules, table_mb=table_mb)
+    core, target = engine.core, position.rules.target
+
+    def tallest_code(cells):
+        return max((c.bit_length() - 1 for c in cells), default=0)
+
+    start = core.canonical(engine.key(position))[0]
+    seen, queue = {start}, deque([(start, 0)])
+    highest, to_target, complete = tallest_code(start[0]), None, True
+    while queue:
+        key, d = queue.popleft()
+        h = tallest_code(key[0])
+        highest = max(highest, h)
+        if h >= target:
+            if to_target is None:
+                to_target = d
+            continue
+        if core.terminal(key) is not None:
+            continue
+        children = core.turns(key)
+        if children is None:  # stuck = end: the game stops here
+            continue
+        step = 0 if key[3] else 1
+        for _, _, child in children:
+            c = core.canonical(child)[0]
+            if c not in seen:
+                if len(seen) >= max_states:
+                    complete = False
+                    continue
+                seen.add(c)
+                queue.append((c, d + step))
+    return {"highest": highest, "turns_to_target": to_target, "states": len(seen),
+            "complete": complete}

@@ -41,17 +41,22 @@ def record_solve(out, argv, out_dir=DEFAULT_DIR):
                   out_dir)
 
 
+def record_coop(res, argv, out_dir=DEFAULT_DIR):
+    return _write(res, "coop", ["serans"] + argv[1:] if argv and argv[0].endswith("__main__.py") else argv,
+                  out_dir)
+
+
 def record_selfplay(stats, argv, out_dir=DEFAULT_DIR):
     return _write(stats, "selfplay", argv, out_dir)
 
 
 def write_readme(out_dir=DEFAULT_DIR):
-    solves, plays = [], []
+    solves, plays, coops = [], [], []
     for name in sorted(os.listdir(out_dir)):
         if name.endswith(".json"):
             with open(os.path.join(out_dir, name)) as f:
                 rec = json.load(f)
-            (solves if name.startswith("solve-") else plays).append((name, rec))
+            (solves if name.startswith("solve-") else coops if name.startswith("coop-") else plays).append((name, rec))
     lines = ["# Las Torres de Serans: results", "",
              "Written by `python -m solver serans solve ... --record` and `selfplay ... --record`;",
              "never edited by hand. Values are the first player's (Y) with best play, set-up",
@@ -59,12 +64,14 @@ def write_readme(out_dir=DEFAULT_DIR):
              "loser's tallest, -k the same loss (docs/serans-rules.md). Options not listed are the",
              "defaults of docs/serans-rules.md.", "",
              "## Exact two-player values", "",
-             "| file | board | target | value | meaning | optimal game | nodes | wall s | commit | recorded | cores |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "Openings: the value after each first placement (Y places a piece; `--openings`).", "",
+             "| file | board | target | value | meaning | openings | optimal game | nodes | wall s | commit | recorded | cores |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, r in solves:
         n = r["rules"]["size"]
+        openings = " ".join(f"{k}:{v:+d}" for k, v in r.get("openings", {}).items())
         lines.append(f"| {name} | {n}x{n} | {r['rules']['target']} | {r['value']:+d} | {r['meaning']} "
-                     f"| `{r.get('line', '')}` | {r['nodes']:,} | {r['seconds']} | {r['commit']} "
+                     f"| {openings} | `{r.get('line', '')}` | {r['nodes']:,} | {r['seconds']} | {r['commit']} "
                      f"| {r['recorded']} | {r['cores']} |")
     lines += ["", "## Self-play statistics", "",
               "| file | board | players | target | games | seed | player | win share by seat | first-player advantage | mean turns | wall s | commit | recorded |",
@@ -76,5 +83,17 @@ def write_readme(out_dir=DEFAULT_DIR):
                      f"| {r['seed']} | {pl['mode']} depth {pl['depth']} | {' '.join(map(str, r['win_share']))} "
                      f"| {r['first_player_advantage']:+} | {r['turns']['mean']} | {r['seconds']} "
                      f"| {r['commit']} | {r['recorded']} |")
-    lines += ["", "## Commands", ""] + [f"- {name}: `{r['command']}`" for name, r in solves + plays]
+    lines += ["", "## Cooperative mode", "",
+              "All players together from the start (set-up included): the tallest tower reachable",
+              "(searched up to the target: a tower of the target height ends the game) and the fewest",
+              "turns until a tower of the target height stands (set-up placements count no turn).", "",
+              "| file | board | players | target | highest tower | fewest turns to target | positions | search | wall s | commit | recorded |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for name, r in coops:
+        n = r["rules"]["size"]
+        turns = r["turns_to_target"] if r["turns_to_target"] is not None else "never"
+        lines.append(f"| {name} | {n}x{n} | {r['rules']['players']} | {r['rules']['target']} | {r['highest']} "
+                     f"| {turns} | {r['states']:,} | {r.get('search', '')} | {r['seconds']} | {r['commit']} "
+                     f"| {r['recorded']} |")
+    lines += ["", "## Commands", ""] + [f"- {name}: `{r['command']}`" for name, r in solves + plays + coops]
     atomic_write(os.path.join(out_dir, "README.md"), ("\n".join(lines) + "\n").encode())
