@@ -10,10 +10,10 @@ import argparse
 import os
 import platform
 import resource
-import subprocess
 import sys
 import time
 
+from solver.provenance import commit
 from solver.sanjego import Board, Position
 from solver.sanjego.engine import Engine
 
@@ -22,14 +22,6 @@ SCALING = ["5x4", "6x4", "5x5", "7x4", "6x5"]
 
 class TimeLimit(Exception):
     pass
-
-
-def commit():
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                              cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip() or "?"
-    except OSError:
-        return "?"
 
 
 def main():

@@ -9,7 +9,6 @@ reproducible and typical of real play.
 
 import argparse
 import random
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from solver.gent.board import Board  # noqa: E402
+from solver.provenance import commit  # noqa: E402
 from solver.gent.engine import Engine  # noqa: E402
 from solver.gent.notation import format_game  # noqa: E402
 from solver.gent.position import Position, Start, TailorMove  # noqa: E402
@@ -50,10 +50,8 @@ def main():
     ap.add_argument("--etc", type=int, default=None,
                     help="enhanced transposition cut-offs from this many live edges (default: the core's)")
     args = ap.parse_args()
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
     print(f"# python scripts/bench_gent.py --plies {args.plies} --count {args.count} "
-          f"--table-mb {args.table_mb} --etc {args.etc}   (commit {commit})")
+          f"--table-mb {args.table_mb} --etc {args.etc}   (commit {commit()})")
     total_nodes = total_time = 0
     for name, outer in BOARDS:
         board = Board.load(name, outer)

@@ -8,22 +8,14 @@ and commit, so that a before/after comparison can be rerun.
 
 import argparse
 import os
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from solver.provenance import commit  # noqa: E402
 from solver.serans.engine import Engine  # noqa: E402
 from solver.serans.rules import Position, Rules  # noqa: E402
-
-
-def commit():
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                              cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip() or "?"
-    except OSError:
-        return "?"
 
 
 def main():

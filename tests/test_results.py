@@ -5,7 +5,7 @@ import pathlib
 
 import pytest
 
-from solver.sanjego import OUTCOME_NAMES, Board, Position, open_table, replay
+from solver.sanjego import OUTCOME_NAMES, Position, open_table, replay
 from solver.sanjego.board import parse_board
 from solver.sanjego.engine import Engine
 from solver.sanjego.heads import best_choices, head_table

@@ -12,10 +12,9 @@ from solver._sanjego import Core
 from solver.sanjego import reference
 from solver.sanjego.board import Board, board_from_spec, board_spec, parse_board
 from solver.sanjego.engine import Engine
-from solver.sanjego.errors import BoardSizeError, IllegalMoveError
+from solver.sanjego.errors import IllegalMoveError
 from solver.sanjego.graph import GraphBoard, GraphError, automorphisms, from_json
 from solver.sanjego.heads import best_choices, head_table
-from solver.sanjego.notation import replay
 from solver.sanjego.position import PASS, Position
 
 RING6 = {"name": "ring6", "cells": ["a", "b", "c", "d", "e", "f"],

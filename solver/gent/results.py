@@ -12,7 +12,7 @@ import os
 import time
 
 from ..checkpoint import atomic_write, read_checked_json
-from ..sanjego.results import commit, machine
+from ..provenance import commit, machine
 from .board import BUILTIN, Board, load_graph
 from .engine import Engine
 from .notation import format_game

@@ -239,7 +239,7 @@ def choose_setups(game, players, rng, first=None, second=None):
 
 
 def cmd_show(args):
-    from .draw import result_text, text_generations, write_svgs
+    from .draw import text_generations, write_svgs
     from .game import Game
     game = Game(options_from(args))
     board = game.board

@@ -8,38 +8,19 @@ the same way to go unnoticed; a mismatch stops the recording.
 
 import json
 import os
-import platform
 import shlex
-import subprocess
 import sys
 import time
 
-from .. import __version__
 from ..checkpoint import atomic_write
+from ..provenance import REPO, commit, machine
 from .book import write_positions
 from .engine import Engine
 from .notation import format_game
 from .position import Position, value_name
 
 VERIFY_SEED = 0x2F6E1D55
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_DIR = os.path.join(REPO, "results", "sanjego")
-
-
-def commit():
-    def git(*args):
-        return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True).stdout.strip()
-    try:
-        rev = git("rev-parse", "--short=12", "HEAD") or "unknown"
-        dirty = git("status", "--porcelain", "--untracked-files=no", "--", "csrc", "solver")
-    except OSError:
-        return "unknown"
-    return rev + ("-dirty" if dirty else "")
-
-
-def machine():
-    return {"machine": platform.machine(), "system": platform.system(), "cores": os.cpu_count(),
-            "python": platform.python_version(), "solver": __version__}
 
 
 def positions_to_depth(start, depth):

@@ -7,7 +7,7 @@ kept between calls."""
 
 from .._serans import Core
 from .errors import RulesError
-from .rules import COL, ROW, LineMove, Position
+from .rules import COL, ROW, LineMove
 
 C_MAX_SIZE = 4
 

@@ -7,7 +7,7 @@ import shlex
 import time
 
 from ..checkpoint import atomic_write
-from ..sanjego.results import commit, machine
+from ..provenance import commit, machine
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_DIR = os.path.join(REPO, "results", "serans")

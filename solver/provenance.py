@@ -1,0 +1,27 @@
+"""Where a result came from: the commit of this checkout and the machine. Every record in
+results/ and every benchmark line carries these."""
+
+import os
+import platform
+import subprocess
+
+from . import __version__
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def commit():
+    """Short hash of HEAD, with "-dirty" when csrc/ or solver/ differ from it."""
+    def git(*args):
+        return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True).stdout.strip()
+    try:
+        rev = git("rev-parse", "--short=12", "HEAD") or "unknown"
+        dirty = git("status", "--porcelain", "--untracked-files=no", "--", "csrc", "solver")
+    except OSError:
+        return "unknown"
+    return rev + ("-dirty" if dirty else "")
+
+
+def machine():
+    return {"machine": platform.machine(), "system": platform.system(), "cores": os.cpu_count(),
+            "python": platform.python_version(), "solver": __version__}
