@@ -13,9 +13,11 @@ import resource
 import sys
 import time
 
-from solver.provenance import commit
-from solver.sanjego import Board, Position
-from solver.sanjego.engine import Engine
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from solver.provenance import commit  # noqa: E402
+from solver.sanjego import Board, Position  # noqa: E402
+from solver.sanjego.engine import Engine  # noqa: E402
 
 SCALING = ["5x4", "6x4", "5x5", "7x4", "6x5"]
 

@@ -9,9 +9,11 @@ import platform
 import sys
 import time
 
-from solver.sanjego import Board, Position
-from solver.sanjego.engine import Engine
-from solver.sanjego.parallel import ParallelProof
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from solver.sanjego import Board, Position  # noqa: E402
+from solver.sanjego.engine import Engine  # noqa: E402
+from solver.sanjego.parallel import ParallelProof  # noqa: E402
 
 
 def main():
