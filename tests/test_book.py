@@ -114,3 +114,9 @@ def test_record_from_a_finished_parallel_run(tmp_path):
         assert table.probe("") == 1
     r = cli("record", "4x4", "--from-run", str(tmp_path / "nothing"), "--out", str(out))
     assert r.returncode == 2 and "no run" in r.stderr
+    r = cli("verify", str(run), "--table-mb", "16", "--quiet")
+    assert r.returncode == 0 and "verified" in r.stdout, r.stderr
+    r = cli("record", "4x4", "--from-run", str(run), "--out", str(out), "--table-mb", "16")
+    assert r.returncode == 0 and "verified by a second run" in r.stdout, r.stderr
+    check = json.loads((out / "4x4.json").read_text())["margin"]["verify"]
+    assert check["method"] == "certificate" and check["questions"] > 0 and check["nodes"] > 0

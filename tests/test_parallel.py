@@ -186,3 +186,74 @@ def test_status_reports_what_the_journal_proves(tmp_path):
     assert len(part["root_moves"]) == len(Position.start(Board.parse("4x3")).legal_moves())
     bad = subprocess.run(status[:-1] + [str(tmp_path / "none")], capture_output=True, text=True)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def finished_run(tmp_path, size="4x4", depth=2):
+    run = tmp_path / "run"
+    r = subprocess.run(solve_cmd(size, "--run", str(run), "--workers", "2", "--depth", str(depth),
+                                 "--table-mb", "16"), capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return run, json.loads(r.stdout)["value"]
+
+
+def verify_cmd(run, *args):
+    return subprocess.run([sys.executable, "-m", "solver", "sanjego", "verify", str(run), "--table-mb", "16",
+                           "--quiet", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_verify_asks_one_proof_tree_again_and_resumes(tmp_path):
+    run, value = finished_run(tmp_path)
+    r = verify_cmd(run, "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["ok"] and out["value"] == value and out["seed"] != 0x5A4E4A45474F
+    records = [json.loads(line.split(" ", 1)[1]) for line in (run / "verify" / "journal.log").read_text().splitlines()]
+    questions = [q for q in records if "key" in q]
+    assert len(questions) == out["questions"] > 0 and all(q["ok"] for q in questions)
+    # Both halves: "value >= v" and "value < v + 1".
+    assert {q["k"] for q in questions} == {value, value + 1}
+    # The proof tree asks fewer questions than the run answered.
+    assert out["questions"] < sum(1 for _ in Journal(run / "journal.log").read())
+    # Running it again asks nothing new; another seed is another verification directory's job.
+    again = verify_cmd(run, "--json")
+    assert again.returncode == 0 and json.loads(again.stdout)["nodes"] == out["nodes"]
+    assert (run / "verify" / "journal.log").read_text().count("\n") == len(records)
+    other = verify_cmd(run, "--seed", "7")
+    assert other.returncode == 2 and "seed" in other.stderr and len(other.stderr.strip().splitlines()) == 1
+    default = verify_cmd(run, "--seed", str(0x5A4E4A45474F))
+    assert default.returncode == 2
+
+
+def test_verify_catches_a_wrong_answer_in_the_run(tmp_path, monkeypatch):
+    """A run whose searches said "yes" for every leaf below its first move (as a hash
+    collision might have) finishes with a value too high; the verification must fail."""
+    from solver.sanjego import parallel
+    board = Board(4, 3)
+    start = Position.start(board)
+    truth = Engine(board, table_mb=4).value(start)
+    first = start.play(start.legal_moves()[0])
+    lied_about = {(tuple(first.play(m).heights), tuple(first.play(m).core_owners)) for m in first.legal_moves()}
+    honest = parallel.prove
+
+    def prove(config, heights, owners, side, k, core=None):
+        if (tuple(heights), tuple(owners)) in lied_about:
+            return k, 1, 0.0
+        return honest(config, heights, owners, side, k, core=core)
+
+    monkeypatch.setattr(parallel, "prove", prove)
+    run = tmp_path / "run"
+    proof = ParallelProof(Engine(board, table_mb=4), start, [], 2, run_dir=run, workers=1)
+    wrong = proof.solve()
+    monkeypatch.setattr(parallel, "prove", honest)
+    assert wrong > truth
+    r = verify_cmd(run)
+    assert r.returncode == 1 and "FAILED" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_verify_refuses_an_unfinished_or_missing_run(tmp_path):
+    r = verify_cmd(tmp_path / "none")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    run, _ = finished_run(tmp_path, "4x3")
+    (run / "result.json").unlink()
+    r = verify_cmd(run)
+    assert r.returncode == 2 and "not finished" in r.stderr

@@ -1,4 +1,4 @@
-"""`python -m solver sanjego {solve,line,analyse,query,check-line,record,status,perft,series,show,board,heads}`."""
+"""`python -m solver sanjego {solve,line,analyse,query,check-line,record,status,verify,perft,series,show,board,heads}`."""
 
 import json
 import os
@@ -105,6 +105,23 @@ def add_parser(games):
     s.add_argument("run", metavar="DIR", help="run directory")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(handler=cmd_status)
+    s = commands.add_parser("verify", help="re-verify a finished run with other hash keys",
+                            description="Re-asks the leaf questions of one proof tree of a finished "
+                                        "`solve --run DIR` proof, with another Zobrist seed and a fresh "
+                                        "table, and checks every answer against the run's journal. "
+                                        "Journaled in DIR/verify/; running it again resumes it. Exit "
+                                        "status 1 when an answer disagrees.")
+    s.add_argument("run", metavar="DIR", help="run directory of a finished proof")
+    s.add_argument("--seed", type=int, default=None,
+                   help="Zobrist seed of the check (default: the one `record` verifies with)")
+    s.add_argument("--workers", type=_positive_int, default=None, help="worker threads (default: all cores)")
+    s.add_argument("--table-mb", type=_table_mb, default=DEFAULT_TABLE_MB,
+                   help=f"the table the workers share, in MB (default {DEFAULT_TABLE_MB})")
+    s.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="ask the questions on a Dask distributed cluster, e.g. tcp://host:8786")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument("--quiet", action="store_true", help="no progress display")
+    s.set_defaults(handler=cmd_verify)
     s = commands.add_parser("perft", help="count move sequences of a given depth")
     s.add_argument("board", type=_board, help=BOARD_HELP)
     s.add_argument("depth", type=int, help="plies (a forced pass is a ply)")
@@ -272,27 +289,26 @@ def cmd_solve(args):
         if proof is not None:
             print(f"sub-proofs: {proof.subproofs} on {proof.workers} workers, "
                   f"{proof.cpu_seconds:.2f} s of worker time")
-        print(_stats(engine, seconds))
+        if proof is not None and proof.nodes_before:
+            session = proof.nodes - proof.nodes_before
+            rate = session / seconds / 1e6 if seconds > 0 else 0.0
+            print(f"nodes: {proof.nodes} in the whole run, {session} in this session  "
+                  f"time: {seconds:.2f} s  ({rate:.2f} M nodes/s)")
+        else:
+            print(_stats(engine, seconds))
 
 
 def cmd_status(args):
-    from ..checkpoint import CheckpointError, RunDir, read_checked_json
+    from ..checkpoint import CheckpointError, RunDir
     from ..cli import UsageError
-    from .parallel import ParallelProof
-    run = RunDir(args.run)
+    from .parallel import open_run
+    from .verify import read_verification
     try:
-        manifest = read_checked_json(run.manifest_path)
-        if manifest.get("game") != "sanjego":
-            raise CheckpointError(f"{args.run} is not a San Jego run")
-        board = board_from_spec(manifest["board"])
-        heads = tuple(board.cell(n) for n in manifest.get("heads") or ())
-        start = Position.start(board).with_heads(heads) if heads else Position.start(board)
-        engine = Engine(board, manifest["measure"], table_mb=1, heads=bool(heads))
-        position, moves = replay(board, manifest["moves"], start)
-        proof = ParallelProof(engine, position, moves, manifest["depth"], run_dir=args.run,
-                              resume=True, workers=1, start_heads=heads)
-    except (CheckpointError, KeyError, TypeError) as e:
-        raise UsageError(f"{args.run}: {e}" if isinstance(e, KeyError) else str(e)) from None
+        proof, manifest = open_run(args.run)
+    except CheckpointError as e:
+        raise UsageError(str(e)) from None
+    run, board = RunDir(args.run), proof.board
+    heads = tuple(board.cell(n) for n in manifest.get("heads") or ())
     out = dict(proof.summary(), board=str(board), measure=manifest["measure"],
                moves=manifest["moves"], depth=manifest["depth"], finished=run.read_result() is not None)
     if heads:
@@ -310,6 +326,10 @@ def cmd_status(args):
              f"value in [{format_value(lo, measure)}, {format_value(hi, measure)}]"))
     print(f"{out['subproofs']} sub-proofs, {out['nodes']:,} nodes, {out['cpu_seconds'] / 3600:.2f} CPU-hours, "
           f"{out['wall_seconds'] / 3600:.2f} hours of wall time")
+    verified = read_verification(args.run)
+    if verified:
+        print(f"verified by a second run: seed {verified['seed']}, {verified['questions']} questions, "
+              f"{verified['nodes']:,} nodes")
     if "undecided_for" in out:
         u = out["undecided_for"]
         print(f"next question \">= {format_value(u['k'], measure)}\": {u['leaves']} frontier leaves "
@@ -318,6 +338,55 @@ def cmd_status(args):
         a, b = m["bounds"]
         shown = format_value(a, measure) if a == b else f"[{format_value(a, measure)}, {format_value(b, measure)}]"
         print(f"  {m['move']:>8} {shown}")
+
+
+class VerifyProgress:
+    """tqdm bar of questions answered, with nodes against the first run's cost."""
+
+    def __init__(self, quiet):
+        self.bar = None
+        if not quiet and sys.stderr.isatty():
+            from tqdm import tqdm
+            self.bar = tqdm(unit="question", file=sys.stderr, leave=False)
+
+    def __call__(self, check):
+        if self.bar is None:
+            return
+        self.bar.total = len(check.questions)
+        self.bar.n = len(check.answered)
+        self.bar.set_postfix_str(f"{check.nodes / 1e9:.2f} G nodes of about {check.estimate / 1e9:.2f} G")
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+
+def cmd_verify(args):
+    from ..checkpoint import CheckpointError
+    from ..cli import UsageError
+    from .parallel import open_run
+    from .verify import DEFAULT_SEED, Verification, VerificationFailed
+    progress = VerifyProgress(args.quiet)
+    try:
+        proof, _ = open_run(args.run)
+        check = Verification(proof, args.run, seed=DEFAULT_SEED if args.seed is None else args.seed,
+                             workers=args.workers, scheduler=args.scheduler, table_mb=args.table_mb,
+                             progress=progress)
+        result = check.verify()
+    except VerificationFailed as e:
+        print(f"verification FAILED: {e}", file=sys.stderr)
+        return 1
+    except (CheckpointError, RuntimeError) as e:
+        raise UsageError(str(e)) from None
+    finally:
+        progress.close()
+    if args.json:
+        print(json.dumps(dict(result, run=args.run, board=str(proof.board), measure=proof.measure)))
+        return 0
+    print(f"San Jego {proof.board}, {proof.measure}: value {format_value(result['value'], proof.measure)} "
+          f"verified (seed {result['seed']}, {result['questions']} questions, {result['nodes']:,} nodes, "
+          f"{result['wall_seconds']:.1f} s)")
+    return 0
 
 
 def _final_heights(position):

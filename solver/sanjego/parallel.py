@@ -28,9 +28,9 @@ import time
 
 from .. import __version__
 from .._sanjego import Core
-from ..checkpoint import RunDir
-from .board import board_spec
-from .notation import format_moves
+from ..checkpoint import CheckpointError, RunDir, read_checked_json
+from .board import board_from_spec, board_spec
+from .notation import format_moves, replay
 
 _core = None
 _core_config = None
@@ -218,6 +218,7 @@ class ParallelProof:
             else:
                 self.run.create(dict(manifest, code_version=__version__,
                                      created=time.strftime("%Y-%m-%dT%H:%M:%S%z")))
+        self.nodes_before = self.nodes  # searched by earlier sessions of this run
         # Local worker threads share one table; each Dask worker process has one of this size.
         table_bytes = int((table_mb or engine.table_mb) * (1 << 20))
         self.config = (self.board.core_geometry(), self.measure, table_bytes, engine.seed, engine.heads)
@@ -417,3 +418,25 @@ class ParallelProof:
                                    "cpu_seconds": round(self.cpu_seconds, 3),
                                    "wall_seconds": round(self.wall_before + self.seconds, 3)})
         return value
+
+
+def open_run(run_dir):
+    """(proof, manifest) of an existing San Jego run directory, rebuilt from its manifest
+    and journal (no search; the proof's engine has a minimal table)."""
+    from .engine import Engine
+    from .position import Position
+    run = RunDir(run_dir)
+    try:
+        manifest = read_checked_json(run.manifest_path)
+        if manifest.get("game") != "sanjego":
+            raise CheckpointError(f"{run_dir} is not a San Jego run")
+        board = board_from_spec(manifest["board"])
+        heads = tuple(board.cell(n) for n in manifest.get("heads") or ())
+        start = Position.start(board).with_heads(heads) if heads else Position.start(board)
+        engine = Engine(board, manifest["measure"], table_mb=1, heads=bool(heads))
+        position, moves = replay(board, manifest["moves"], start)
+        proof = ParallelProof(engine, position, moves, manifest["depth"], run_dir=run_dir,
+                              resume=True, workers=1, start_heads=heads)
+    except (KeyError, TypeError) as e:
+        raise CheckpointError(f"{run_dir}: manifest lacks {e}") from None
+    return proof, manifest

@@ -146,15 +146,25 @@ def record_from_run(board, run_dir, table_mb, out_dir, log=print):
         "run": {"dir": os.path.relpath(run_dir, REPO), "subproofs": result["subproofs"],
                 "depth": manifest["depth"], "created": manifest.get("created"),
                 "code_version": manifest.get("code_version")},
-        "verify": None,
+        "verify": run_verification(run_dir),
     }
+
+
+def run_verification(run_dir):
+    """What `sanjego verify DIR` checked of a finished run, or None when it has not."""
+    from .verify import read_verification
+    check = read_verification(run_dir)
+    if not check or not check.get("ok"):
+        return None
+    return {key: check[key] for key in ("seed", "symmetry", "method", "questions", "nodes",
+                                        "cpu_seconds", "wall_seconds")}
 
 
 def record_board(board, measures, table_depth, table_mb, out_dir=DEFAULT_DIR, log=print, from_run=None):
     """Solves, verifies and writes results/sanjego/WxH.json (+ tables); returns the record.
 
-    With from_run, the value comes from a finished parallel proof instead (not yet
-    re-verified by a second run: its "verify" is null)."""
+    With from_run, the value comes from a finished parallel proof instead; its "verify" is
+    what `sanjego verify DIR` re-checked of that proof, null until it has."""
     os.makedirs(out_dir, exist_ok=True)
     t0 = time.perf_counter()
     record = {"game": "sanjego", "board": str(board)}

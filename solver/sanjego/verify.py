@@ -1,0 +1,203 @@
+"""Independent re-verification of a finished parallel proof (`solve --run DIR`).
+
+A finished run proves the value v of its position through the frontier: every
+leaf's bounds come from null-window searches that trusted one transposition
+table. A 64-bit hash collision in that table could have changed an answer, so a
+result that is published gets a second, independent check.
+
+Re-running the whole proof would repeat its detours (questions that later
+turned out to be irrelevant, searches lost in flight). The verification asks
+only the leaf questions of one proof tree: for "value >= v" one child of every
+max node and every child of every min node, for "value <= v" the reverse,
+choosing among the children the one whose answers cost the first run the
+fewest nodes. The tree above the frontier is rebuilt from the rules; each leaf
+question is searched again with other Zobrist keys (another seed) and a fresh
+table, and must come out as the first run said. The questions and answers are
+journaled in DIR/verify/, so a stopped verification resumes where it stopped.
+"""
+
+import os
+import time
+
+from ..checkpoint import CheckpointError, RunDir
+from .parallel import DaskPool, LocalPool
+from .notation import format_moves
+
+DEFAULT_SEED = 0x2F6E1D55     # results.VERIFY_SEED: not the core's default, which runs use
+CORE_DEFAULT_SEED = 0x5A4E4A45474F
+
+
+class VerificationFailed(Exception):
+    """A leaf question came out otherwise than the run's journal says."""
+
+
+def leaf_costs(run, k):
+    """Nodes the first run spent on each leaf's question ">= k"."""
+    costs = {}
+    for record in run.journal.read():
+        if record.get("k") == k:
+            key = bytes.fromhex(record["key"])
+            costs[key] = costs.get(key, 0) + record["nodes"]
+    return costs
+
+
+def certificate(proof, k, at_least, costs):
+    """The leaves (keys) whose answers prove "value >= k" (at_least) or "value < k" for
+    the root, as (estimated cost, frozenset of leaf keys)."""
+    memo = proof.intervals()
+    done = {}
+
+    def holds(node):
+        lo, hi = memo[node.key]
+        return lo >= k if at_least else hi < k
+
+    def cert(node):
+        found = done.get(node.key)
+        if found is not None:
+            return found
+        if not holds(node):
+            raise CheckpointError("the run's journal does not prove its own result")
+        if node.final is not None:
+            found = (0, frozenset())
+        elif node.children is None:
+            found = (costs.get(node.key, 0), frozenset({node.key}))
+        elif node.maximise == at_least:  # one good child suffices
+            found = min((cert(c) for c in node.children if holds(c)), key=lambda e: e[0])
+        else:
+            parts = [cert(c) for c in node.children]
+            found = (sum(c for c, _ in parts), frozenset().union(*(s for _, s in parts)))
+        done[node.key] = found
+        return found
+
+    return cert(proof.root)
+
+
+class Verification:
+    """The verification of one finished run directory."""
+
+    def __init__(self, proof, run_dir, seed=DEFAULT_SEED, out_dir=None, workers=None, scheduler=None,
+                 table_mb=None, progress=None):
+        self.proof = proof
+        self.run = RunDir(run_dir)
+        result = self.run.read_result()
+        if result is None:
+            raise CheckpointError(f"{run_dir}: the run has not finished; resume it first")
+        self.value = result["value"]
+        if proof.intervals()[proof.root.key] != (self.value, self.value):
+            raise CheckpointError(f"{run_dir}: journal and result.json disagree")
+        if seed == CORE_DEFAULT_SEED:
+            raise CheckpointError(f"seed {seed} is the one runs use by default; choose another")
+        self.seed = seed
+        self.workers = workers or os.cpu_count() or 1
+        self.scheduler = scheduler
+        self.progress = progress
+        nodes = {leaf.key: leaf for leaf in proof.leaves}
+        self.paths = leaf_paths(proof)
+        # (leaf, k, expected answer to ">= k") for both halves of the proof
+        self.questions = []
+        self.estimate = 0
+        for k, at_least in ((self.value, True), (self.value + 1, False)):
+            costs = leaf_costs(self.run, k)
+            _, keys = certificate(proof, k, at_least, costs)
+            self.estimate += sum(costs.get(key, 0) for key in keys)
+            for key in sorted(keys):
+                self.questions.append((nodes[key], k, at_least))
+        geometry, measure, table_bytes, _, heads = proof.config
+        if table_mb is not None:
+            table_bytes = int(table_mb * (1 << 20))
+        self.config = (geometry, measure, table_bytes, seed, heads)
+        self.dir = RunDir(out_dir or os.path.join(run_dir, "verify"))
+        manifest = {"game": "sanjego-verify", "board": str(proof.board), "measure": proof.measure,
+                    "moves": format_moves(proof.board, proof.moves), "depth": proof.depth,
+                    "value": self.value, "seed": seed}
+        self.answered = {}
+        self.nodes = self.cpu_seconds = 0
+        self.wall_before = 0.0
+        if self.dir.exists():
+            self.dir.open(manifest)
+            for record in self.dir.journal.read():
+                if "session_wall" in record:
+                    self.wall_before += record["session_wall"]
+                    continue
+                self.answered[bytes.fromhex(record["key"]), record["k"]] = record
+                self.nodes += record["nodes"]
+                self.cpu_seconds += record["seconds"]
+        else:
+            self.dir.create(manifest)
+        self._check_answers()
+
+    def _check_answers(self):
+        for (key, k), record in self.answered.items():
+            if not record["ok"]:
+                raise VerificationFailed(
+                    f"the leaf after {record['moves']} answered {record['v']} to \">= {k}\"; "
+                    f"the run's journal says {'yes' if record['expected'] else 'no'}")
+
+    def remaining(self):
+        return [q for q in self.questions if (q[0].key, q[1]) not in self.answered]
+
+    def verify(self):
+        """Asks every question not yet answered; returns the verification's result
+        (also written to DIR/verify/result.json), or raises VerificationFailed."""
+        todo = self.remaining()
+        pool = None
+        t0 = time.perf_counter()
+        try:
+            if todo:
+                pool = DaskPool(self.scheduler) if self.scheduler else LocalPool(self.workers, self.config)
+                inflight = {}
+                while todo or inflight:
+                    while todo and len(inflight) < (pool.workers if self.scheduler else self.workers):
+                        leaf, k, expected = todo.pop(0)
+                        p = leaf.position
+                        future = pool.submit(self.config, p.heights, p.core_owners, p.side, k)
+                        inflight[future] = (leaf, k, expected)
+                    if self.progress:
+                        self.progress(self)
+                    for future in pool.wait(list(inflight)):
+                        leaf, k, expected = inflight.pop(future)
+                        v, nodes, seconds = future.result()
+                        record = {"key": leaf.key.hex(), "k": k, "expected": expected, "v": v,
+                                  "ok": (v >= k) == expected, "nodes": nodes, "seconds": round(seconds, 4),
+                                  "moves": format_moves(self.proof.board, self.paths[leaf.key])}
+                        self.dir.journal.append(record)
+                        self.answered[leaf.key, k] = record
+                        self.nodes += nodes
+                        self.cpu_seconds += seconds
+                        self._check_answers()
+        except BaseException:
+            if pool is not None:
+                pool.close(abort=True)
+            raise
+        else:
+            if pool is not None:
+                pool.close()
+        finally:
+            self.seconds = time.perf_counter() - t0
+            if pool is not None:
+                self.dir.journal.append({"session_wall": round(self.seconds, 3)})
+        result = {"value": self.value, "seed": self.seed, "symmetry": True, "method": "certificate",
+                  "questions": len(self.questions), "nodes": self.nodes,
+                  "cpu_seconds": round(self.cpu_seconds, 3),
+                  "wall_seconds": round(self.wall_before + self.seconds, 3), "ok": True}
+        self.dir.write_result(result)
+        return result
+
+
+def leaf_paths(proof):
+    """Moves from the run's position to each frontier leaf (the first path found)."""
+    paths, stack = {}, [(proof.root, [])]
+    while stack:
+        node, path = stack.pop()
+        if node.key in paths:
+            continue
+        paths[node.key] = path
+        for move, child in zip(node.moves or (), node.children or ()):
+            stack.append((child, path + [move]))
+    return paths
+
+
+def read_verification(run_dir):
+    """The result of a finished verification of run_dir, or None."""
+    run = RunDir(os.path.join(run_dir, "verify"))
+    return run.read_result() if run.exists() else None
