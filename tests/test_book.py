@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +11,8 @@ from solver.sanjego import Board, Position, open_table, replay
 from solver.sanjego.engine import Engine
 from solver.sanjego.results import record_board
 from solver.table import TableError
+
+RESULTS = Path(__file__).resolve().parent.parent / "results" / "sanjego"
 
 
 def cli(*args):
@@ -120,3 +123,17 @@ def test_record_from_a_finished_parallel_run(tmp_path):
     assert r.returncode == 0 and "verified by a second run" in r.stdout, r.stderr
     check = json.loads((out / "4x4.json").read_text())["margin"]["verify"]
     assert check["method"] == "certificate" and check["questions"] > 0 and check["nodes"] > 0
+
+
+def test_check_line_takes_exact_values_from_the_boards_table(tmp_path):
+    game = json.loads((RESULTS / "4x4.json").read_text())["margin"]["game"]
+    r = cli("check-line", "4x4", game, "--json", "--table-mb", "16")
+    out = json.loads(r.stdout)
+    assert r.returncode == 0 and out["keeps_value"] and out["from_table"] > 0
+    assert out["table"].endswith("4x4-margin.sjt")
+    searched = json.loads(cli("check-line", "4x4", game, "--json", "--table-mb", "16", "--no-table").stdout)
+    assert searched["keeps_value"] and searched["from_table"] == 0 and searched["nodes"] > out["nodes"]
+    r = cli("check-line", "4x4", game, "--table", str(RESULTS / "5x4-margin.sjt"))
+    assert r.returncode == 2 and "5x4" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    r = cli("check-line", "4x4", game, "--table", str(tmp_path / "none.sjt"))
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1

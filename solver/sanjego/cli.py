@@ -86,6 +86,10 @@ def add_parser(games):
     s.add_argument("--from-ply", type=int, default=0,
                    help="check only the moves after this many plies of the line (the start of a big "
                         "board may be too expensive)")
+    s.add_argument("--table", metavar="PATH", default=None,
+                   help="take exact values found in this table instead of searching (default: the "
+                        "board's results/sanjego/WxH-MEASURE.sjt when there is one)")
+    s.add_argument("--no-table", action="store_true", help="search every position")
     s.set_defaults(handler=cmd_check_line)
     s = commands.add_parser("record", help="solve a board from the start, verify, and write results/")
     s.add_argument("board", type=_board, help=BOARD_HELP)
@@ -508,6 +512,27 @@ def cmd_query(args):
         print(_stats(engine, seconds))
 
 
+def _open_board_table(args, engine):
+    """The solved board's table for check-line (or None): --table, else the default one."""
+    from ..cli import UsageError
+    from ..table import TableError
+    from .book import open_table
+    if args.no_table or engine.heads:
+        return None, None
+    path = args.table or default_table_path(engine.board, args.measure)
+    if path is None:
+        return None, None
+    try:
+        table = open_table(path)
+    except (TableError, OSError) as e:
+        raise UsageError(str(e)) from None
+    if (table.board, table.measure) != (engine.board, args.measure):
+        table.close()
+        raise UsageError(f"{path} is a table of {table.board} {table.measure}, "
+                         f"not {engine.board} {args.measure}")
+    return table, path
+
+
 def cmd_check_line(args):
     engine, start, before = _setup(args)
     line_position, played = replay(engine.board, args.line, start=start)
@@ -517,22 +542,38 @@ def cmd_check_line(args):
     position = start
     for m in played[:args.from_ply]:
         position = position.play(m)
+    table, table_path = _open_board_table(args, engine)
+    from_table = 0
+
+    def value_of(p):
+        nonlocal from_table
+        v = table.get(p) if table is not None else None
+        if v is not None:
+            from_table += 1
+            return v
+        return engine.value(p)
+
     t0 = time.perf_counter()
-    with NodeProgress(engine, args.quiet, f"San Jego {engine.board}"):
-        value = engine.value(position)
-        bad = None
-        for i in range(args.from_ply, len(played)):
-            child = position.play(played[i])
-            v = engine.value(child)
-            if v != value:
-                bad = (i, played[i], v)
-                break
-            position = child
+    try:
+        with NodeProgress(engine, args.quiet, f"San Jego {engine.board}"):
+            value = value_of(position)
+            bad = None
+            for i in range(args.from_ply, len(played)):
+                child = position.play(played[i])
+                v = value_of(child)
+                if v != value:
+                    bad = (i, played[i], v)
+                    break
+                position = child
+    finally:
+        if table is not None:
+            table.close()
     seconds = time.perf_counter() - t0
     if args.json:
         out = _base_json(args, engine, before, seconds)
         out.update(value=value_name(value, args.measure), plies=len(played), from_ply=args.from_ply,
-                   keeps_value=bad is None, game_over=line_position.is_over())
+                   keeps_value=bad is None, game_over=line_position.is_over(),
+                   table=table_path, from_table=from_table)
         if bad:
             out.update(first_bad_ply=bad[0] + 1, first_bad_move=format_move(engine.board, bad[1]),
                        value_after=value_name(bad[2], args.measure))
@@ -547,6 +588,8 @@ def cmd_check_line(args):
         else:
             end = "the game is over" if line_position.is_over() else "the line stops before the end of the game"
             print(f"every move from ply {args.from_ply + 1} to {len(played)} keeps the value; {end}")
+        if from_table:
+            print(f"values of {from_table} positions from the table {table_path}; the rest searched")
         print(_stats(engine, seconds))
     return 0 if bad is None else 1
 
