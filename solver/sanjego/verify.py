@@ -96,12 +96,18 @@ class Verification:
         # (leaf, k, expected answer to ">= k") for both halves of the proof
         self.questions = []
         self.estimate = 0
+        # In the run's order: its answers were found with the table its earlier ones left.
+        order = {}
+        for record in self.run.journal.read():
+            if "key" in record:
+                order.setdefault((bytes.fromhex(record["key"]), record["k"]), len(order))
         for k, at_least in ((self.value, True), (self.value + 1, False)):
             costs = leaf_costs(self.run, k)
             _, keys = certificate(proof, k, at_least, costs)
             self.estimate += sum(costs.get(key, 0) for key in keys)
-            for key in sorted(keys):
+            for key in keys:
                 self.questions.append((nodes[key], k, at_least))
+        self.questions.sort(key=lambda q: (order.get((q[0].key, q[1]), len(order)), q[0].key))
         geometry, measure, table_bytes, _, heads = proof.config
         if table_mb is not None:
             table_bytes = int(table_mb * (1 << 20))
