@@ -11,6 +11,8 @@ from .engine import DEFAULT_TABLE_MB, MEASURES, Engine
 from .notation import PASS_TOKEN, format_game, format_move, replay
 from .position import FIRST, OUTCOME_NAMES, PLAYER_NAMES, Position, value_name
 
+SJ_INF = 127  # beyond any value (the core's SJ_INF)
+
 BOARD_HELP = ("board: WxH for the rectangle (e.g. 5x4), a built-in graph board (cube1, cube2, cube3, "
               "hex2 .. hex5, torusWxH) or a JSON board file (see `sanjego board --help`); at most 64 cells")
 
@@ -87,7 +89,7 @@ def add_parser(games):
                    help="check only the moves after this many plies of the line (the start of a big "
                         "board may be too expensive)")
     s.add_argument("--table", metavar="PATH", default=None,
-                   help="take exact values found in this table instead of searching (default: the "
+                   help="take the proven bounds found in this table instead of searching (default: the "
                         "board's results/sanjego/WxH-MEASURE.sjt when there is one)")
     s.add_argument("--no-table", action="store_true", help="search every position")
     s.set_defaults(handler=cmd_check_line)
@@ -545,24 +547,41 @@ def cmd_check_line(args):
     table, table_path = _open_board_table(args, engine)
     from_table = 0
 
-    def value_of(p):
+    def stored(p):
+        """The table's proven bounds on p's value, or None."""
         nonlocal from_table
-        v = table.get(p) if table is not None else None
-        if v is not None:
+        try:
+            lo, hi = table.bounds(p) if table is not None else (None, None)
+        except KeyError:
+            return None
+        if lo is not None:
             from_table += 1
-            return v
-        return engine.value(p)
+            return lo, hi
+        return None
+
+    def exact(p):
+        b = stored(p)
+        return b[0] if b and b[0] == b[1] else engine.value(p)
+
+    def keeps(p, v):
+        """Whether p's value is v: the table's bounds, and a null-window search for
+        each side they leave open."""
+        lo, hi = stored(p) or (-SJ_INF, SJ_INF)
+        if lo > v or hi < v:
+            return False
+        if lo < v and not engine.at_least(p, v):
+            return False
+        return not (hi > v and engine.at_least(p, v + 1))
 
     t0 = time.perf_counter()
     try:
         with NodeProgress(engine, args.quiet, f"San Jego {engine.board}"):
-            value = value_of(position)
+            value = exact(position)
             bad = None
             for i in range(args.from_ply, len(played)):
                 child = position.play(played[i])
-                v = value_of(child)
-                if v != value:
-                    bad = (i, played[i], v)
+                if not keeps(child, value):
+                    bad = (i, played[i], exact(child))
                     break
                 position = child
     finally:
@@ -589,7 +608,7 @@ def cmd_check_line(args):
             end = "the game is over" if line_position.is_over() else "the line stops before the end of the game"
             print(f"every move from ply {args.from_ply + 1} to {len(played)} keeps the value; {end}")
         if from_table:
-            print(f"values of {from_table} positions from the table {table_path}; the rest searched")
+            print(f"bounds of {from_table} positions from the table {table_path}; the rest searched")
         print(_stats(engine, seconds))
     return 0 if bad is None else 1
 
