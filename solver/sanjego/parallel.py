@@ -74,6 +74,12 @@ def move_order(position, move):
     return (256 if position.owners[t] != position.side else 0) + 8 * neighbours + 8 * h[t] - 2 * h[f]
 
 
+def first_question(lo, hi, med=0):
+    """The k of the next question "value >= k?" for a root value known to lie in [lo, hi]
+    (lo < hi): the guess med, kept inside the interval. A resumed run starts at med = 0."""
+    return min(max(med, lo), hi - 1) + 1
+
+
 class Node:
     __slots__ = ("position", "key", "children", "moves", "maximise", "final")
 
@@ -347,7 +353,8 @@ class ParallelProof:
         out = {"bounds": [lo, hi], "subproofs": self.subproofs, "nodes": self.nodes,
                "cpu_seconds": round(self.cpu_seconds, 3), "wall_seconds": round(self.wall_before, 3)}
         if lo < hi:
-            out["undecided_for"] = {"k": lo + 1, "leaves": len(self.undecided_leaves(lo + 1, memo))}
+            k = first_question(lo, hi)
+            out["undecided_for"] = {"k": k, "leaves": len(self.undecided_leaves(k, memo))}
         if self.root.children:
             out["root_moves"] = [{"move": format_moves(self.board, [m]), "bounds": list(memo[c.key])}
                             for m, c in zip(self.root.moves, self.root.children)]
@@ -378,7 +385,7 @@ class ParallelProof:
                     step *= 2
                     k = None
                 if k is None:
-                    k = min(max(med, lo), hi - 1) + 1
+                    k = first_question(lo, hi, med)
                 todo = self.schedule(k, memo, {key for key, fk in inflight.values() if fk == k})
                 for leaf in todo[:max(0, self.workers - len(inflight))]:
                     p = leaf.position
