@@ -39,6 +39,17 @@ def table_mb_arg(text):
     return mb
 
 
+def seed_arg(text):
+    """argparse type: a 64-bit hash seed."""
+    try:
+        n = int(text, 0)
+    except ValueError:
+        n = -1
+    if not 0 <= n < 1 << 64:
+        raise argparse.ArgumentTypeError(f"a seed is an integer from 0 to 2^64 - 1, got {text!r}")
+    return n
+
+
 def positive_int_arg(text):
     try:
         n = int(text)

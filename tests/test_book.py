@@ -125,15 +125,25 @@ def test_record_from_a_finished_parallel_run(tmp_path):
     assert check["method"] == "certificate" and check["questions"] > 0 and check["nodes"] > 0
 
 
-def test_check_line_takes_exact_values_from_the_boards_table(tmp_path):
+def test_check_line_takes_the_start_value_from_the_boards_table_and_searches_the_rest(tmp_path):
     game = json.loads((RESULTS / "4x4.json").read_text())["margin"]["game"]
     r = cli("check-line", "4x4", game, "--json", "--table-mb", "16")
     out = json.loads(r.stdout)
-    assert r.returncode == 0 and out["keeps_value"] and out["from_table"] > 0
+    assert r.returncode == 0 and out["keeps_value"] and out["start_from_table"] and out["nodes"] > 0
     assert out["table"].endswith("4x4-margin.sjt")
     searched = json.loads(cli("check-line", "4x4", game, "--json", "--table-mb", "16", "--no-table").stdout)
-    assert searched["keeps_value"] and searched["from_table"] == 0 and searched["nodes"] > out["nodes"]
+    assert searched["keeps_value"] and not searched["start_from_table"] and searched["nodes"] > out["nodes"]
+    # A table whose start value is wrong cannot make a line pass: the first move is searched.
+    from solver.sanjego.book import write_positions
+    board = Board(4, 4)
+    wrong = tmp_path / "wrong.sjt"
+    write_positions(str(wrong), board, "margin", [(Position.start(board), 3, 3)])
+    r = cli("check-line", "4x4", game, "--json", "--table-mb", "16", "--table", str(wrong))
+    out = json.loads(r.stdout)
+    assert r.returncode == 1 and out["first_bad_ply"] == 1 and out["value"] == 3 and out["value_after"] == 1
     r = cli("check-line", "4x4", game, "--table", str(RESULTS / "5x4-margin.sjt"))
     assert r.returncode == 2 and "5x4" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     r = cli("check-line", "4x4", game, "--table", str(tmp_path / "none.sjt"))
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    r = cli("check-line", "4x4", "", "--heads", "A1,B1", "--table", str(RESULTS / "4x4-margin.sjt"))
+    assert r.returncode == 2 and "heads" in r.stderr and len(r.stderr.strip().splitlines()) == 1

@@ -257,3 +257,42 @@ def test_verify_refuses_an_unfinished_or_missing_run(tmp_path):
     (run / "result.json").unlink()
     r = verify_cmd(run)
     assert r.returncode == 2 and "not finished" in r.stderr
+
+
+def test_verify_needs_other_keys_than_the_run_and_matching_files(tmp_path):
+    run = tmp_path / "run"
+    r = subprocess.run(solve_cmd("4x3", "--run", str(run), "--workers", "1", "--depth", "2", "--table-mb", "16",
+                                 "--seed", "795745621"), capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    # The run's own seed (stored in its manifest) is refused, as is resuming with another.
+    r = verify_cmd(run)
+    assert r.returncode == 2 and "run's own" in r.stderr
+    r = subprocess.run(solve_cmd("4x3", "--run", str(run), "--workers", "1", "--depth", "2", "--table-mb", "16",
+                                 "--resume"), capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and "seed" in r.stderr
+    for bad in ("-1", str(1 << 64), "x"):
+        r = verify_cmd(run, "--seed", bad)
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert not (run / "verify").exists()
+    assert verify_cmd(run, "--seed", "5").returncode == 0
+    status = [sys.executable, "-m", "solver", "sanjego", "status", str(run), "--json"]
+    assert "verified by a second run" in subprocess.run(status[:-1], capture_output=True, text=True).stdout
+    # A verification of another run's value is not this run's.
+    (run / "verify" / "result.json").write_text((run / "verify" / "result.json").read_text().replace(
+        '"value":2', '"value":3'))
+    r = subprocess.run(status, capture_output=True, text=True)
+    assert r.returncode == 2 and "damaged" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_verification_left_from_another_run_does_not_count(tmp_path):
+    run, _ = finished_run(tmp_path, "4x3")
+    assert verify_cmd(run).returncode == 0
+    other = tmp_path / "other"
+    r = subprocess.run(solve_cmd("4x3", "--run", str(other), "--workers", "1", "--depth", "2", "--table-mb", "16",
+                                 "--measure", "outcome"), capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    import shutil
+    shutil.copytree(run / "verify", other / "verify")
+    status = subprocess.run([sys.executable, "-m", "solver", "sanjego", "status", str(other)],
+                            capture_output=True, text=True)
+    assert status.returncode == 0 and "verified" not in status.stdout

@@ -5,13 +5,12 @@ import os
 import sys
 import time
 
-from ..cli import NodeProgress, positive_int_arg as _positive_int, table_mb_arg as _table_mb
+from ..cli import NodeProgress, positive_int_arg as _positive_int, seed_arg as _seed, table_mb_arg as _table_mb
 from .board import board_from_spec, parse_board
 from .engine import DEFAULT_TABLE_MB, MEASURES, Engine
 from .notation import PASS_TOKEN, format_game, format_move, replay
 from .position import FIRST, OUTCOME_NAMES, PLAYER_NAMES, Position, value_name
 
-SJ_INF = 127  # beyond any value (the core's SJ_INF)
 
 BOARD_HELP = ("board: WxH for the rectangle (e.g. 5x4), a built-in graph board (cube1, cube2, cube3, "
               "hex2 .. hex5, torusWxH) or a JSON board file (see `sanjego board --help`); at most 64 cells")
@@ -52,7 +51,7 @@ def add_parser(games):
         sub.add_argument("--json", action="store_true", help="print one JSON object")
         sub.add_argument("--table-mb", type=_table_mb, default=DEFAULT_TABLE_MB,
                          help=f"transposition table size in MB (default {DEFAULT_TABLE_MB})")
-        sub.add_argument("--seed", type=int, default=None,
+        sub.add_argument("--seed", type=_seed, default=None,
                          help="Zobrist seed; a second run with another seed re-verifies a value")
         sub.add_argument("--quiet", action="store_true", help="no progress display")
 
@@ -89,9 +88,10 @@ def add_parser(games):
                    help="check only the moves after this many plies of the line (the start of a big "
                         "board may be too expensive)")
     s.add_argument("--table", metavar="PATH", default=None,
-                   help="take the proven bounds found in this table instead of searching (default: the "
-                        "board's results/sanjego/WxH-MEASURE.sjt when there is one)")
-    s.add_argument("--no-table", action="store_true", help="search every position")
+                   help="take the value of the line's first position from this table when it holds it "
+                        "(default: the board's results/sanjego/WxH-MEASURE.sjt when there is one); "
+                        "every later position is searched")
+    s.add_argument("--no-table", action="store_true", help="search the first position too")
     s.set_defaults(handler=cmd_check_line)
     s = commands.add_parser("record", help="solve a board from the start, verify, and write results/")
     s.add_argument("board", type=_board, help=BOARD_HELP)
@@ -118,8 +118,11 @@ def add_parser(games):
                                         "Journaled in DIR/verify/; running it again resumes it. Exit "
                                         "status 1 when an answer disagrees.")
     s.add_argument("run", metavar="DIR", help="run directory of a finished proof")
-    s.add_argument("--seed", type=int, default=None,
-                   help="Zobrist seed of the check (default: the one `record` verifies with)")
+    s.add_argument("--seed", type=_seed, default=None,
+                   help="Zobrist seed of the check (default: the one `record` verifies with; "
+                        "never the run's own)")
+    s.add_argument("--out", metavar="VDIR", default=None,
+                   help="the verification's directory (default DIR/verify; another seed needs another)")
     s.add_argument("--workers", type=_positive_int, default=None, help="worker threads (default: all cores)")
     s.add_argument("--table-mb", type=_table_mb, default=DEFAULT_TABLE_MB,
                    help=f"the table the workers share, in MB (default {DEFAULT_TABLE_MB})")
@@ -311,6 +314,7 @@ def cmd_status(args):
     from .verify import read_verification
     try:
         proof, manifest = open_run(args.run)
+        verified = read_verification(args.run)
     except CheckpointError as e:
         raise UsageError(str(e)) from None
     run, board = RunDir(args.run), proof.board
@@ -319,6 +323,7 @@ def cmd_status(args):
                moves=manifest["moves"], depth=manifest["depth"], finished=run.read_result() is not None)
     if heads:
         out["heads"] = [board.name(c) for c in heads]
+    out["verified"] = verified
     if args.json:
         print(json.dumps(out))
         return
@@ -332,7 +337,6 @@ def cmd_status(args):
              f"value in [{format_value(lo, measure)}, {format_value(hi, measure)}]"))
     print(f"{out['subproofs']} sub-proofs, {out['nodes']:,} nodes, {out['cpu_seconds'] / 3600:.2f} CPU-hours, "
           f"{out['wall_seconds'] / 3600:.2f} hours of wall time")
-    verified = read_verification(args.run)
     if verified:
         print(f"verified by a second run: seed {verified['seed']}, {verified['questions']} questions, "
               f"{verified['nodes']:,} nodes")
@@ -376,8 +380,8 @@ def cmd_verify(args):
     try:
         proof, _ = open_run(args.run)
         check = Verification(proof, args.run, seed=DEFAULT_SEED if args.seed is None else args.seed,
-                             workers=args.workers, scheduler=args.scheduler, table_mb=args.table_mb,
-                             progress=progress)
+                             out_dir=args.out, workers=args.workers, scheduler=args.scheduler,
+                             table_mb=args.table_mb, progress=progress)
         result = check.verify()
     except VerificationFailed as e:
         print(f"verification FAILED: {e}", file=sys.stderr)
@@ -387,7 +391,8 @@ def cmd_verify(args):
     finally:
         progress.close()
     if args.json:
-        print(json.dumps(dict(result, run=args.run, board=str(proof.board), measure=proof.measure)))
+        print(json.dumps(dict(result, value=value_name(result["value"], proof.measure), run=args.run,
+                              board=str(proof.board), measure=proof.measure)))
         return 0
     print(f"San Jego {proof.board}, {proof.measure}: value {format_value(result['value'], proof.measure)} "
           f"verified (seed {result['seed']}, {result['questions']} questions, {result['nodes']:,} nodes, "
@@ -519,6 +524,8 @@ def _open_board_table(args, engine):
     from ..cli import UsageError
     from ..table import TableError
     from .book import open_table
+    if engine.heads and args.table:
+        raise UsageError("--table holds positions without heads; leave it out with --heads")
     if args.no_table or engine.heads:
         return None, None
     path = args.table or default_table_path(engine.board, args.measure)
@@ -547,31 +554,21 @@ def cmd_check_line(args):
     table, table_path = _open_board_table(args, engine)
     from_table = 0
 
-    def stored(p):
-        """The table's proven bounds on p's value, or None."""
-        nonlocal from_table
-        try:
-            lo, hi = table.bounds(p) if table is not None else (None, None)
-        except KeyError:
-            return None
-        if lo is not None:
-            from_table += 1
-            return lo, hi
-        return None
-
     def exact(p):
-        b = stored(p)
-        return b[0] if b and b[0] == b[1] else engine.value(p)
+        """The value of the line's first position: the table's (a proof's result) when it
+        holds it exactly, else searched."""
+        nonlocal from_table
+        v = table.get(p) if table is not None and not p.is_over() else None
+        if v is not None:
+            from_table = 1
+            return v
+        return engine.value(p)
 
     def keeps(p, v):
-        """Whether p's value is v: the table's bounds, and a null-window search for
-        each side they leave open."""
-        lo, hi = stored(p) or (-SJ_INF, SJ_INF)
-        if lo > v or hi < v:
-            return False
-        if lo < v and not engine.at_least(p, v):
-            return False
-        return not (hi > v and engine.at_least(p, v + 1))
+        """Whether p's value is v, by two null-window searches (the rules for a game over)."""
+        if p.is_over():
+            return p.score(args.measure) == v
+        return engine.at_least(p, v) and not engine.at_least(p, v + 1)
 
     t0 = time.perf_counter()
     try:
@@ -581,7 +578,7 @@ def cmd_check_line(args):
             for i in range(args.from_ply, len(played)):
                 child = position.play(played[i])
                 if not keeps(child, value):
-                    bad = (i, played[i], exact(child))
+                    bad = (i, played[i], child.score(args.measure) if child.is_over() else engine.value(child))
                     break
                 position = child
     finally:
@@ -592,7 +589,7 @@ def cmd_check_line(args):
         out = _base_json(args, engine, before, seconds)
         out.update(value=value_name(value, args.measure), plies=len(played), from_ply=args.from_ply,
                    keeps_value=bad is None, game_over=line_position.is_over(),
-                   table=table_path, from_table=from_table)
+                   table=table_path, start_from_table=bool(from_table))
         if bad:
             out.update(first_bad_ply=bad[0] + 1, first_bad_move=format_move(engine.board, bad[1]),
                        value_after=value_name(bad[2], args.measure))
@@ -608,7 +605,7 @@ def cmd_check_line(args):
             end = "the game is over" if line_position.is_over() else "the line stops before the end of the game"
             print(f"every move from ply {args.from_ply + 1} to {len(played)} keeps the value; {end}")
         if from_table:
-            print(f"bounds of {from_table} positions from the table {table_path}; the rest searched")
+            print(f"value after ply {args.from_ply} from the table {table_path}; every move after it searched")
         print(_stats(engine, seconds))
     return 0 if bad is None else 1
 

@@ -212,16 +212,22 @@ class ParallelProof:
         manifest = {"game": "sanjego", "board": board_spec(self.board), "measure": self.measure,
                     "moves": format_moves(self.board, moves), "depth": depth}
         # None (as in manifests from before the heads variant) when there are no heads
-        manifest["heads"] = [self.board.name(c) for c in start_heads] or None
+        manifest["heads"] = self.start_heads = [self.board.name(c) for c in start_heads] or None
         if self.run is not None:
             if resume:
-                self.run.open(manifest)
+                stored = self.run.open(manifest)
+                # Checked apart from the manifest above: runs without a seed stored none.
+                if stored.get("seed") != engine.seed:
+                    raise CheckpointError(f"{run_dir} was started with seed={stored.get('seed')!r}, "
+                                          f"not {engine.seed!r}; resume with the run's own options")
                 for record in self.run.journal.read():
                     if "session_wall" in record:
                         self.wall_before += record["session_wall"]
                     else:
                         self._apply(record)
             else:
+                if engine.seed is not None:
+                    manifest["seed"] = engine.seed
                 self.run.create(dict(manifest, code_version=__version__,
                                      created=time.strftime("%Y-%m-%dT%H:%M:%S%z")))
         self.nodes_before = self.nodes  # searched by earlier sessions of this run
@@ -440,10 +446,12 @@ def open_run(run_dir):
         board = board_from_spec(manifest["board"])
         heads = tuple(board.cell(n) for n in manifest.get("heads") or ())
         start = Position.start(board).with_heads(heads) if heads else Position.start(board)
-        engine = Engine(board, manifest["measure"], table_mb=1, heads=bool(heads))
+        engine = Engine(board, manifest["measure"], table_mb=1, heads=bool(heads), seed=manifest.get("seed"))
         position, moves = replay(board, manifest["moves"], start)
         proof = ParallelProof(engine, position, moves, manifest["depth"], run_dir=run_dir,
                               resume=True, workers=1, start_heads=heads)
-    except (KeyError, TypeError) as e:
+    except KeyError as e:
         raise CheckpointError(f"{run_dir}: manifest lacks {e}") from None
+    except (TypeError, ValueError) as e:
+        raise CheckpointError(f"{run_dir}: bad manifest ({e})") from None
     return proof, manifest

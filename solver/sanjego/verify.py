@@ -19,8 +19,9 @@ journaled in DIR/verify/, so a stopped verification resumes where it stopped.
 import os
 import time
 
-from ..checkpoint import CheckpointError, RunDir
+from ..checkpoint import CheckpointError, RunDir, read_checked_json
 from .parallel import DaskPool, LocalPool
+from .board import board_spec
 from .notation import format_moves
 
 DEFAULT_SEED = 0x2F6E1D55     # results.VERIFY_SEED: not the core's default, which runs use
@@ -82,11 +83,14 @@ class Verification:
         result = self.run.read_result()
         if result is None:
             raise CheckpointError(f"{run_dir}: the run has not finished; resume it first")
+        if not isinstance(result.get("value"), int):
+            raise CheckpointError(f"{run_dir}: result.json holds no value")
         self.value = result["value"]
         if proof.intervals()[proof.root.key] != (self.value, self.value):
             raise CheckpointError(f"{run_dir}: journal and result.json disagree")
-        if seed == CORE_DEFAULT_SEED:
-            raise CheckpointError(f"seed {seed} is the one runs use by default; choose another")
+        run_seed = proof.engine.seed if proof.engine.seed is not None else CORE_DEFAULT_SEED
+        if seed == run_seed:
+            raise CheckpointError(f"seed {seed} is the run's own; a verification needs other keys")
         self.seed = seed
         self.workers = workers or os.cpu_count() or 1
         self.scheduler = scheduler
@@ -106,16 +110,15 @@ class Verification:
             _, keys = certificate(proof, k, at_least, costs)
             self.estimate += sum(costs.get(key, 0) for key in keys)
             for key in keys:
-                self.questions.append((nodes[key], k, at_least))
+                if not static_answer(proof, nodes[key], k, at_least):
+                    self.questions.append((nodes[key], k, at_least))
         self.questions.sort(key=lambda q: (order.get((q[0].key, q[1]), len(order)), q[0].key))
         geometry, measure, table_bytes, _, heads = proof.config
         if table_mb is not None:
             table_bytes = int(table_mb * (1 << 20))
         self.config = (geometry, measure, table_bytes, seed, heads)
         self.dir = RunDir(out_dir or os.path.join(run_dir, "verify"))
-        manifest = {"game": "sanjego-verify", "board": str(proof.board), "measure": proof.measure,
-                    "moves": format_moves(proof.board, proof.moves), "depth": proof.depth,
-                    "value": self.value, "seed": seed}
+        manifest = dict(verify_manifest(proof), depth=proof.depth, value=self.value, seed=seed)
         self.answered = {}
         self.nodes = self.cpu_seconds = 0
         self.wall_before = 0.0
@@ -134,7 +137,7 @@ class Verification:
 
     def _check_answers(self):
         for (key, k), record in self.answered.items():
-            if not record["ok"]:
+            if (record["v"] >= k) != record["expected"]:
                 raise VerificationFailed(
                     f"the leaf after {record['moves']} answered {record['v']} to \">= {k}\"; "
                     f"the run's journal says {'yes' if record['expected'] else 'no'}")
@@ -203,7 +206,34 @@ def leaf_paths(proof):
     return paths
 
 
-def read_verification(run_dir):
-    """The result of a finished verification of run_dir, or None."""
-    run = RunDir(os.path.join(run_dir, "verify"))
-    return run.read_result() if run.exists() else None
+def verify_manifest(proof):
+    """What a verification must share with its run: the position and the measure."""
+    return {"game": "sanjego-verify", "board": board_spec(proof.board), "measure": proof.measure,
+            "moves": format_moves(proof.board, proof.moves), "heads": proof.start_heads}
+
+
+def static_answer(proof, leaf, k, at_least):
+    """Whether the core's static bounds (from the rules alone, no table) already answer
+    the question, so that it needs no search."""
+    p = leaf.position
+    lo, hi = proof.engine.core.bounds(p.heights, p.core_owners, p.side)
+    return lo >= k if at_least else hi < k
+
+
+def read_verification(run_dir, out_dir=None):
+    """The result of a finished, successful verification of run_dir's finished proof, or
+    None (also for one left from another run); CheckpointError when its files are damaged."""
+    from .parallel import open_run
+    check = RunDir(out_dir or os.path.join(run_dir, "verify"))
+    result = check.read_result() if check.exists() else None
+    if result is None or not result.get("ok"):
+        return None
+    run_result = RunDir(run_dir).read_result()
+    if run_result is None or run_result.get("value") != result.get("value"):
+        return None
+    proof, _ = open_run(run_dir)
+    stored = read_checked_json(check.manifest_path)
+    expected = dict(verify_manifest(proof), value=run_result["value"])
+    if any(stored.get(key) != value for key, value in expected.items()):
+        return None  # left from another run in the same directory
+    return result
