@@ -1,6 +1,7 @@
 """Where a result came from: the commit of this checkout and the machine. Every record in
 results/ and every benchmark line carries these."""
 
+import functools
 import os
 import platform
 import subprocess
@@ -10,8 +11,11 @@ from . import __version__
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+@functools.lru_cache(maxsize=None)
 def commit():
-    """Short hash of HEAD, with "-dirty" when csrc/ or solver/ differ from it."""
+    """Short hash of HEAD, with "-dirty" when csrc/ or solver/ differ from it, as it was
+    at this process's first call: a long job calls it when it starts, so that commits
+    made while it runs do not end up in its provenance."""
     def git(*args):
         return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True).stdout.strip()
     try:

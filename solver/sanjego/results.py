@@ -166,6 +166,7 @@ def record_board(board, measures, table_depth, table_mb, out_dir=DEFAULT_DIR, lo
     With from_run, the value comes from a finished parallel proof instead; its "verify" is
     what `sanjego verify DIR` re-checked of that proof, null until it has."""
     os.makedirs(out_dir, exist_ok=True)
+    commit()  # the code that runs is the code of now
     t0 = time.perf_counter()
     record = {"game": "sanjego", "board": str(board)}
     if from_run:
