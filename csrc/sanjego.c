@@ -449,6 +449,21 @@ void sj_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi)
     int b0 = p->best[0][0], b1 = p->best[1][0];
     int u0 = b0 > g ? b0 : g, u1 = b1 > g ? b1 : g;
     if (S->measure == SJ_MARGIN) {
+        /* The side to move may bank a tower now: a move onto a tower whose other
+         * neighbours are all empty leaves it isolated. */
+        int x = 0;
+        uint64_t mine = movable(p);
+        while (mine) {
+            int f = pop_lsb(&mine);
+            uint64_t targets = S->nb[f] & p->occ & ~p->head;
+            while (targets) {
+                int t = pop_lsb(&targets);
+                if ((S->nb[t] & p->occ & ~BIT(f)) == 0 && p->height[f] + p->height[t] > x)
+                    x = p->height[f] + p->height[t];
+            }
+        }
+        if (p->side == 0 && x > b0) b0 = x;
+        if (p->side == 1 && x > b1) b1 = x;
         *lo = b0 - u1;
         *hi = u0 - b1;
         return;

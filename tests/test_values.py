@@ -112,3 +112,25 @@ def test_interrupted_search_leaves_table_sound():
     assert calls
     engine.set_progress(None)
     assert engine.value(Position.start(board)) == 2
+
+
+@pytest.mark.parametrize("measure", ["margin", "outcome"])
+@pytest.mark.parametrize("size", ["4x3", "3x4", "5x2", "cube1", "hex2", "torus3x3"])
+def test_static_bounds_hold_the_value(size, measure):
+    """The core's static bounds (banked towers, largest group, a tower the side to move can
+    bank at once) never exclude the true value, with or without heads."""
+    from solver.sanjego.board import parse_board
+    board = parse_board(size)
+    rng = random.Random(f"bounds{size}{measure}")
+    plain = Engine(board, measure, table_mb=1)
+    heads = Engine(board, measure, table_mb=1, heads=True)
+    for i in range(24):
+        p = random_position(board, rng, rng.randrange(board.cells // 3, board.cells))
+        engine = plain
+        if i % 4 == 3 and not p.is_over():
+            mine = [c for c in range(board.cells) if p.heights[c] and p.owners[c] == 0]
+            theirs = [c for c in range(board.cells) if p.heights[c] and p.owners[c] == 1]
+            if mine and theirs:
+                p, engine = p.with_heads([rng.choice(mine), rng.choice(theirs)]), heads
+        lo, hi = engine.core.bounds(p.heights, p.core_owners, p.side)
+        assert lo <= reference.solve(p, measure) <= hi, (size, p.key())
