@@ -254,6 +254,7 @@ def cmd_selfplay(args):
             bar.close()
     stats["rules"] = {"size": rules.size, "players": rules.players, "target": rules.target, **rules.options()}
     stats["seconds"] = round(time.perf_counter() - t0, 2)
+    stats["seconds_per_game"] = round(stats["seconds"] / args.games, 4)
     if args.record:
         from .results import record_selfplay
         stats["record"] = record_selfplay(stats, sys.argv)
@@ -261,11 +262,15 @@ def cmd_selfplay(args):
         print(json.dumps(stats))
         return 0
     print(f"Torres de Serans {rules.size}x{rules.size}, {rules.players} players, target {rules.target}: "
-          f"{args.games} games, seed {args.seed}, player {stats['player']}")
-    print("win share by seat: " + "  ".join(f"{COLOURS[i]} {w:.3f}" for i, w in enumerate(stats["win_share"])))
-    print(f"first-player advantage: {stats['first_player_advantage']:+.3f} (win share minus 1/{rules.players})")
+          f"{args.games} games, seed {args.seed}, player "
+          + ("random" if args.depth == 0 else f"{args.mode} depth {args.depth}"))
+    print("win share by seat (+- standard error): " + "  ".join(
+        f"{COLOURS[i]} {w:.3f} +- {se:.3f}" for i, (w, se) in enumerate(zip(stats["win_share"], stats["win_share_se"]))))
+    lo, hi = stats["first_player_advantage_ci95"]
+    print(f"first-player advantage: {stats['first_player_advantage']:+.3f} +- {stats['first_player_advantage_se']:.3f} "
+          f"(win share minus 1/{rules.players}; 95% interval {lo:+.3f} .. {hi:+.3f})")
     t = stats["turns"]
-    print(f"turns: mean {t['mean']}, median {t['median']}, min {t['min']}, max {t['max']}; "
+    print(f"turns: mean {t['mean']} +- {t['se']} (sd {t['sd']}), median {t['median']}, min {t['min']}, max {t['max']}; "
           f"line moves mean {stats['line_moves_mean']}")
     print(f"target reached in {stats['target_reached']} games; shared first places {stats['shared_first_places']}; "
           f"mean tallest tower {stats['tallest_mean']}")
