@@ -459,6 +459,52 @@ def test_coop_on_the_core_matches_python(opts):
     assert checked >= 1
 
 
+COOP_SETS = [{"size": 3, "target": 3}, {"size": 3, "target": 3, "end_check": "turn"},
+             {"size": 3, "target": 2, "spawn": "next-line", "setup": "own", "stuck": "end"},
+             {"size": 3, "players": 3, "target": 3}]
+
+
+@pytest.mark.parametrize("kw", COOP_SETS)
+def test_layered_coop_matches_the_full_search(kw):
+    """The two-layer search (stops once the answer is fixed) against the reference search
+    that keeps every position and runs to the end: same highest tower and fewest turns from
+    positions of random games (late enough for the reference to finish quickly), on the
+    core (two players) and in Python."""
+    from solver.serans.coop import coop, coop_python
+    rules = Rules(**kw)
+    late = [p for p in _random_positions(rules, 8, 40) if sum(map(len, p.board)) >= 5]
+    checked = 0
+    for p in late[::3]:
+        ref = coop_search(p, 600)
+        if not ref["complete"]:
+            continue
+        want = (ref["highest"], ref["turns_to_target"], True)
+        res = coop(p)
+        assert res["search"] == ("core" if rules.players == 2 else "python")
+        assert (res["highest"], res["turns_to_target"], res["complete"]) == want, board_text(p)
+        py = coop_python(p)
+        assert (py["highest"], py["turns_to_target"], py["complete"]) == want, board_text(p)
+        checked += 1
+        if checked == 3:
+            break
+    assert checked >= 2
+
+
+def test_layered_coop_limits_and_stops_early():
+    from solver.serans.coop import coop, coop_python
+    p = Position.initial(Rules(size=3, target=3))
+    res = coop(p)
+    # the recorded coop-3x3-p2-t3 values; found after two layers instead of 249,768 positions
+    assert (res["highest"], res["turns_to_target"], res["stopped_early"]) == (3, 2, True)
+    small = coop_python(p, max_states=50)
+    assert small["complete"] is False and small["states"] == 50
+    # a target out of reach: every layer searched to the end, the highest tower below it
+    q = Position.from_board(Rules(size=2, target=3), parse_board(Rules(size=2, target=3), "Y ./. B"), Y)
+    ref, res = coop_search(q), coop(q)
+    assert res["complete"] and not res["stopped_early"]
+    assert (res["highest"], res["turns_to_target"]) == (ref["highest"], ref["turns_to_target"])
+
+
 def test_coop_small():
     rules = Rules(size=3, target=2)
     p = replay(Position.initial(rules), "@a1 @c3 @a3 @c1")[-1][1]
