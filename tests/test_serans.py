@@ -472,7 +472,7 @@ def test_layered_coop_matches_the_full_search(kw):
     core (two players) and in Python."""
     from solver.serans.coop import coop, coop_python
     rules = Rules(**kw)
-    late = [p for p in _random_positions(rules, 8, 40) if sum(map(len, p.board)) >= 5]
+    late = [p for p in _random_positions(rules, 8, 40) if sum(map(len, p.board)) >= 6]
     checked = 0
     for p in late[::3]:
         ref = coop_search(p, 600)
@@ -485,9 +485,9 @@ def test_layered_coop_matches_the_full_search(kw):
         py = coop_python(p)
         assert (py["highest"], py["turns_to_target"], py["complete"]) == want, board_text(p)
         checked += 1
-        if checked == 3:
+        if checked == 2:
             break
-    assert checked >= 2
+    assert checked == 2
 
 
 def test_layered_coop_limits_and_stops_early():
