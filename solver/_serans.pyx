@@ -156,6 +156,48 @@ cdef class Core:
                                  turns[i].pos.side, turns[i].pos.passes, turns[i].pos.setup)))
         return out
 
+    def coop_children(self, bytes packed):
+        """The cooperative search's expansion, in one call: `packed` is a position as
+        n*n cell bytes + bytes([side, passes, setup]); returns [(canonical child packed the
+        same way, its tallest tower)] for every legal move (set-up placements included), or
+        [] when the game is over there (or ends because nobody can complete a turn)."""
+        cdef SRPos p
+        cdef SRPos q
+        cdef SRTurn turns[SR_MAX_TURNS]
+        cdef int nn = self.S.n * self.S.n
+        cdef int v, k, i, j, h, t
+        cdef uint8_t buf[19]
+        cdef uint8_t x
+        if len(packed) != nn + 3:
+            raise ValueError("wrong packed length")
+        memset(&p, 0, sizeof(p))
+        for i in range(nn):
+            p.c[i] = packed[i]
+        p.side, p.passes, p.setup = packed[nn], packed[nn + 1], packed[nn + 2]
+        if sr_terminal(self.S, &p, &v):
+            return []
+        k = sr_turns(self.S, &p, turns)
+        if k < 0:
+            return []
+        out = []
+        for i in range(k):
+            sr_canonical(self.S, &turns[i].pos, &q)
+            t = 0
+            for j in range(nn):
+                buf[j] = q.c[j]
+                x = q.c[j]
+                h = 0
+                while x > 1:
+                    x >>= 1
+                    h += 1
+                if h > t:
+                    t = h
+            buf[nn] = q.side
+            buf[nn + 1] = q.passes
+            buf[nn + 2] = q.setup
+            out.append(((<char *>buf)[:nn + 3], t))
+        return out
+
     def terminal(self, key):
         """The side to move's value if the game is over at `key`, else None."""
         cdef SRPos p = self._pos(key)

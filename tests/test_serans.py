@@ -395,6 +395,55 @@ def test_selfplay_is_reproducible():
     assert a == b and abs(sum(a["win_share"]) - 1) < 1e-9
 
 
+@pytest.mark.parametrize("kw", [{"size": 3, "players": 3, "target": 4}, {"players": 4},
+                                {"size": 3, "target": 3, "stuck": "end", "setup": "own"},
+                                {"size": 3, "target": 3, "stuck": "pass"}])
+def test_successors_match_play(kw):
+    """Position.successors (what the search players expand) gives the moves of legal_moves in
+    the same order and the positions play() gives."""
+    rules = Rules(**kw)
+    rng = random.Random(11)
+    for _ in range(2):
+        p = Position.initial(rules)
+        while True:
+            succ = p.successors()
+            assert [m for m, _ in succ] == p.legal_moves()
+            assert all(q == p.play(m) and q.turns == p.play(m).turns for m, q in succ)
+            if not succ:
+                break
+            p = rng.choice(succ)[1]
+
+
+def test_selfplay_statistics(tmp_path):
+    from solver.serans.results import record_selfplay
+    rules = Rules(size=3, players=2, target=3)
+    st = selfplay(rules, 6, seed=2, depth=1)
+    rec = dict(st, rules={"size": 3, "players": 2, "target": 3, **rules.options()}, seconds=0.1)
+    record_selfplay(rec, ["serans", "selfplay"], out_dir=str(tmp_path))
+    assert json.loads((tmp_path / "selfplay-3x3-p2-t3.json").read_text())["win_share"] == st["win_share"]
+    readme = (tmp_path / "README.md").read_text()
+    assert f"{st['first_player_advantage']:+} +- {st['first_player_advantage_se']}" in readme
+    assert abs(sum(st["win_share"]) - 1) < 1e-3
+    adv, se = st["first_player_advantage"], st["first_player_advantage_se"]
+    assert se == st["win_share_se"][0] and abs(adv - (st["win_share"][0] - 0.5)) < 1e-3
+    lo, hi = st["first_player_advantage_ci95"]
+    assert abs(lo - (adv - 1.96 * se)) < 1e-3 and abs(hi - (adv + 1.96 * se)) < 1e-3
+    assert st["turns"]["min"] <= st["turns"]["mean"] <= st["turns"]["max"] and st["turns"]["se"] >= 0
+    one = selfplay(rules, 1, seed=2, depth=1)  # one game: no spread to estimate
+    assert one["first_player_advantage_se"] == 0 and one["turns"]["sd"] == 0
+
+
+@pytest.mark.parametrize("player, name", [
+    ({"mode": "maxn", "depth": 1}, "selfplay-4x4-p3-t7.json"),
+    ({"mode": "maxn", "depth": 2}, "selfplay-4x4-p3-t7-maxn2.json"),
+    ({"mode": "paranoid", "depth": 2}, "selfplay-4x4-p3-t7-paranoid2.json"),
+    ({"mode": "random", "depth": 0}, "selfplay-4x4-p3-t7-random.json")])
+def test_selfplay_record_names(player, name):
+    from solver.serans.results import _name
+    rules = {"size": 4, "players": 3, "target": 7, **Rules().options()}
+    assert _name(rules, "selfplay", player) == name
+
+
 @pytest.mark.parametrize("opts", [{}, {"spawn": "next-line", "setup": "own", "stuck": "end"}])
 def test_coop_on_the_core_matches_python(opts):
     """The core's breadth-first search (symmetries folded) against the plain-Python one."""
@@ -408,6 +457,52 @@ def test_coop_on_the_core_matches_python(opts):
                     b["highest"], b["turns_to_target"], True), board_text(p)
                 checked += 1
     assert checked >= 1
+
+
+COOP_SETS = [{"size": 3, "target": 3}, {"size": 3, "target": 3, "end_check": "turn"},
+             {"size": 3, "target": 2, "spawn": "next-line", "setup": "own", "stuck": "end"},
+             {"size": 3, "players": 3, "target": 3}]
+
+
+@pytest.mark.parametrize("kw", COOP_SETS)
+def test_layered_coop_matches_the_full_search(kw):
+    """The two-layer search (stops once the answer is fixed) against the reference search
+    that keeps every position and runs to the end: same highest tower and fewest turns from
+    positions of random games (late enough for the reference to finish quickly), on the
+    core (two players) and in Python."""
+    from solver.serans.coop import coop, coop_python
+    rules = Rules(**kw)
+    late = [p for p in _random_positions(rules, 8, 40) if sum(map(len, p.board)) >= 6]
+    checked = 0
+    for p in late[::3]:
+        ref = coop_search(p, 600)
+        if not ref["complete"]:
+            continue
+        want = (ref["highest"], ref["turns_to_target"], True)
+        res = coop(p)
+        assert res["search"] == ("core" if rules.players == 2 else "python")
+        assert (res["highest"], res["turns_to_target"], res["complete"]) == want, board_text(p)
+        py = coop_python(p)
+        assert (py["highest"], py["turns_to_target"], py["complete"]) == want, board_text(p)
+        checked += 1
+        if checked == 2:
+            break
+    assert checked == 2
+
+
+def test_layered_coop_limits_and_stops_early():
+    from solver.serans.coop import coop, coop_python
+    p = Position.initial(Rules(size=3, target=3))
+    res = coop(p)
+    # the recorded coop-3x3-p2-t3 values; found after two layers instead of 249,768 positions
+    assert (res["highest"], res["turns_to_target"], res["stopped_early"]) == (3, 2, True)
+    small = coop_python(p, max_states=50)
+    assert small["complete"] is False and small["states"] == 50
+    # a target out of reach: every layer searched to the end, the highest tower below it
+    q = Position.from_board(Rules(size=2, target=3), parse_board(Rules(size=2, target=3), "Y ./. B"), Y)
+    ref, res = coop_search(q), coop(q)
+    assert res["complete"] and not res["stopped_early"]
+    assert (res["highest"], res["turns_to_target"]) == (ref["highest"], ref["turns_to_target"])
 
 
 def test_coop_small():

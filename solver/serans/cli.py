@@ -99,11 +99,12 @@ def add_parser(games):
                                         "fewest turns until a tower of the target height stands.")
     rule_args(s, size=3, target=4)
     position_args(s)
-    s.add_argument("--max-states", type=positive_int_arg, default=2_000_000,
-                   help="stop after this many positions (default 2000000)")
+    s.add_argument("--max-states", type=positive_int_arg, default=20_000_000,
+                   help="stop after storing this many positions (default 20000000)")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--record", action="store_true",
                    help="write results/serans/ (from the start only; only a complete search)")
+    s.add_argument("--quiet", action="store_true", help="no progress display")
     s.set_defaults(handler=cmd_coop)
 
 
@@ -254,6 +255,7 @@ def cmd_selfplay(args):
             bar.close()
     stats["rules"] = {"size": rules.size, "players": rules.players, "target": rules.target, **rules.options()}
     stats["seconds"] = round(time.perf_counter() - t0, 2)
+    stats["seconds_per_game"] = round(stats["seconds"] / args.games, 4)
     if args.record:
         from .results import record_selfplay
         stats["record"] = record_selfplay(stats, sys.argv)
@@ -261,11 +263,15 @@ def cmd_selfplay(args):
         print(json.dumps(stats))
         return 0
     print(f"Torres de Serans {rules.size}x{rules.size}, {rules.players} players, target {rules.target}: "
-          f"{args.games} games, seed {args.seed}, player {stats['player']}")
-    print("win share by seat: " + "  ".join(f"{COLOURS[i]} {w:.3f}" for i, w in enumerate(stats["win_share"])))
-    print(f"first-player advantage: {stats['first_player_advantage']:+.3f} (win share minus 1/{rules.players})")
+          f"{args.games} games, seed {args.seed}, player "
+          + ("random" if args.depth == 0 else f"{args.mode} depth {args.depth}"))
+    print("win share by seat (+- standard error): " + "  ".join(
+        f"{COLOURS[i]} {w:.3f} +- {se:.3f}" for i, (w, se) in enumerate(zip(stats["win_share"], stats["win_share_se"]))))
+    lo, hi = stats["first_player_advantage_ci95"]
+    print(f"first-player advantage: {stats['first_player_advantage']:+.3f} +- {stats['first_player_advantage_se']:.3f} "
+          f"(win share minus 1/{rules.players}; 95% interval {lo:+.3f} .. {hi:+.3f})")
     t = stats["turns"]
-    print(f"turns: mean {t['mean']}, median {t['median']}, min {t['min']}, max {t['max']}; "
+    print(f"turns: mean {t['mean']} +- {t['se']} (sd {t['sd']}), median {t['median']}, min {t['min']}, max {t['max']}; "
           f"line moves mean {stats['line_moves_mean']}")
     print(f"target reached in {stats['target_reached']} games; shared first places {stats['shared_first_places']}; "
           f"mean tallest tower {stats['tallest_mean']}")
@@ -323,20 +329,25 @@ def cmd_play(args):
 
 
 def cmd_coop(args):
-    from .engine import Engine, coop_search_core
-    from .errors import RulesError
-    from .search import coop_search
+    from .coop import coop
     rules, position, moves = make_position(args)
     if args.record and (moves or args.board):
         raise UsageError("--record searches from the start; drop --moves/--board")
     t0 = time.perf_counter()
-    try:  # two players within the core's limits: the C core, board symmetries folded
-        Engine(rules, table_mb=1)
-        res = coop_search_core(position, args.max_states)
-        res["search"] = "core"
-    except RulesError:
-        res = coop_search(position, args.max_states)
-        res["search"] = "python"
+    bar = None
+    if not args.quiet:
+        from tqdm import tqdm
+        bar = tqdm(unit="pos", file=sys.stderr, leave=False, desc="coop, turn 0")
+
+    def progress(states, turns):
+        bar.set_description(f"coop, turn {turns}", refresh=False)
+        bar.update(states - bar.n)
+
+    try:  # the C core for two players within its limits (symmetries folded), else Python
+        res = coop(position, args.max_states, progress if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
     res["seconds"] = round(time.perf_counter() - t0, 2)
     res["rules"] = {"size": rules.size, "players": rules.players, "target": rules.target, **rules.options()}
     if args.record:
@@ -353,7 +364,9 @@ def cmd_coop(args):
     print("fewest turns to the target: "
           + (str(res["turns_to_target"]) if res["turns_to_target"] is not None else "never")
           + ("" if res["complete"] or res["turns_to_target"] is not None else " (not within the limit)"))
-    print(f"positions: {res['states']}  time: {res['seconds']:.2f} s")
+    print(f"positions: {res['states']} stored over {res['layers']} turn layers (largest {res['largest_layer']})"
+          + ("; stopped once the answer was fixed" if res["stopped_early"] else "")
+          + f"  time: {res['seconds']:.2f} s")
     if args.record:
         print(f"recorded in {res['record']}")
     return 0

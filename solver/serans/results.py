@@ -13,10 +13,15 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DEFAULT_DIR = os.path.join(REPO, "results", "serans")
 
 
-def _name(rules, kind):
+def _name(rules, kind, player=None):
+    """The record's file name: kind, board, players, target, options that differ from the
+    defaults, and for self-play the player unless it is the default (max^n depth 1):
+    -maxn2, -paranoid2, -random."""
     r = rules
     extra = "".join(f"-{k}={v}" for k, v in sorted(r.items()) if k not in ("size", "players", "target")
                     and v != _defaults().get(k))
+    if player is not None and (player["mode"], player["depth"]) != ("maxn", 1):
+        extra += "-random" if player["mode"] == "random" else f"-{player['mode']}{player['depth']}"
     return f"{kind}-{r['size']}x{r['size']}-p{r['players']}-t{r['target']}{extra}.json"
 
 
@@ -30,7 +35,7 @@ def _write(rec, kind, argv, out_dir):
     rec.update(command="python -m solver " + " ".join(shlex.quote(a) for a in argv[1:]) if argv else "",
                commit=commit(), recorded=time.strftime("%Y-%m-%dT%H:%M:%S%z"), **machine())
     os.makedirs(out_dir, exist_ok=True)
-    path = os.path.join(out_dir, _name(rec["rules"], kind))
+    path = os.path.join(out_dir, _name(rec["rules"], kind, rec.get("player")))
     atomic_write(path, (json.dumps(rec, indent=1) + "\n").encode())
     write_readme(out_dir)
     return os.path.relpath(path, REPO)
@@ -74,14 +79,27 @@ def write_readme(out_dir=DEFAULT_DIR):
                      f"| {openings} | `{r.get('line', '')}` | {r['nodes']:,} | {r['seconds']} | {r['commit']} "
                      f"| {r['recorded']} | {r['cores']} |")
     lines += ["", "## Self-play statistics", "",
-              "| file | board | players | target | games | seed | player | win share by seat | first-player advantage | mean turns | wall s | commit | recorded |",
-              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+              "Every seat is played by the same search player (`--depth` turns, `--mode`: max^n, each",
+              "player maximising its own evaluation, or paranoid, the others minimising the mover's lead);",
+              "ties between equal moves broken by a generator seeded from (seed, game), so each row is",
+              "reproducible. A shared first place splits the point. First-player advantage: the first",
+              "seat's win share minus 1/players, +- its standard error, with a 95% interval (normal",
+              "approximation); the turns column is the mean game length +- its standard error.", "",
+              "| file | board | players | target | games | seed | player | win share by seat | first-player advantage | 95% interval | mean turns | wall s per game | commit | recorded |",
+              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, r in plays:
         n = r["rules"]["size"]
         pl = r["player"]
+        adv = f"{r['first_player_advantage']:+}"
+        if "first_player_advantage_se" in r:
+            adv += f" +- {r['first_player_advantage_se']}"
+        ci = " .. ".join(f"{x:+}" for x in r["first_player_advantage_ci95"]) if "first_player_advantage_ci95" in r else ""
+        turns = f"{r['turns']['mean']}" + (f" +- {r['turns']['se']}" if "se" in r["turns"] else "")
+        per_game = r.get("seconds_per_game", round(r["seconds"] / r["games"], 4))
+        player = "random" if pl["mode"] == "random" else f"{pl['mode']} depth {pl['depth']}"
         lines.append(f"| {name} | {n}x{n} | {r['rules']['players']} | {r['rules']['target']} | {r['games']} "
-                     f"| {r['seed']} | {pl['mode']} depth {pl['depth']} | {' '.join(map(str, r['win_share']))} "
-                     f"| {r['first_player_advantage']:+} | {r['turns']['mean']} | {r['seconds']} "
+                     f"| {r['seed']} | {player} | {' '.join(map(str, r['win_share']))} "
+                     f"| {adv} | {ci} | {turns} | {per_game} "
                      f"| {r['commit']} | {r['recorded']} |")
     lines += ["", "## Cooperative mode", "",
               "All players together from the start (set-up included): the tallest tower reachable",

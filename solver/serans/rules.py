@@ -12,6 +12,7 @@ move is a Placement(colour, cell).
 """
 
 from dataclasses import dataclass, fields, replace
+from functools import lru_cache
 from typing import NamedTuple
 
 from .errors import IllegalMoveError, RulesError
@@ -112,10 +113,12 @@ class Placement(NamedTuple):
     cell: int
 
 
+@lru_cache(maxsize=None)
 def line_cells(n, kind, index, forward):
-    """The cells of a line from the leading edge (where towers slide to) backwards."""
+    """The cells of a line from the leading edge (where towers slide to) backwards (a tuple;
+    cached: it depends on the geometry only)."""
     cells = [index * n + i for i in range(n)] if kind == ROW else [i * n + index for i in range(n)]
-    return cells[::-1] if forward else cells
+    return tuple(cells[::-1] if forward else cells)
 
 
 def owner(stack):
@@ -155,14 +158,16 @@ def slide(rules, stacks):
     return out + [()] * (len(stacks) - len(out)), residues, collisions
 
 
+@lru_cache(maxsize=None)
 def spawn_lines(rules, kind, index):
-    """Lines (same kind) where generated pieces may go, in the order they are tried."""
+    """Lines (same kind) where generated pieces may go, in the order they are tried (a tuple;
+    cached per rule set)."""
     n = rules.size
     others = []
     for d in range(1, n):
         pair = [index - d, index + d] if rules.spawn_tie == "low" else [index + d, index - d]
         others += [i for i in pair if 0 <= i < n]
-    return [index] + others if rules.spawn == "moved-line" else others + [index]
+    return tuple([index] + others if rules.spawn == "moved-line" else others + [index])
 
 
 def line_move(rules, board, player, move):
@@ -317,6 +322,26 @@ class Position:
         if self.is_over():
             return []
         return self.placements() if self.in_setup() else self.legal_turns()
+
+    def successors(self):
+        """[(move, position after)] for every legal move, in the order of legal_moves(): the
+        same as [(m, self.play(m)) for m in self.legal_moves()], but each turn's board is
+        computed once (play() regenerates every turn to check legality), which the search
+        players need."""
+        if self.is_over():
+            return []
+        if self.in_setup():
+            return [(m, self.play(m)) for m in self.placements()]
+        out = []
+        for t, b in self.turns_after():
+            if t == ():
+                if self.rules.stuck == "end":
+                    out.append((t, self._next(b, stopped=True)))
+                else:
+                    out.append((t, self._next(b, passes=self.passes + 1)))
+            else:
+                out.append((t, self._next(b)))
+        return out
 
     def play(self, move):
         if self.is_over():

@@ -67,9 +67,7 @@ class SearchPlayer:
         self.depth, self.mode, self.rng, self.nodes = depth, mode, rng, 0
 
     def _children(self, p):
-        if p.in_setup():
-            return [(m, p.play(m)) for m in p.placements()]
-        return [(t, p.play(t)) for t in p.legal_turns()]
+        return p.successors()
 
     def _maxn(self, p, depth):
         self.nodes += 1
