@@ -14,6 +14,17 @@ MEASURES = ("margin", "outcome")
 DEFAULT_TABLE_MB = 512
 
 
+def move_order(position, move):
+    """The core's ordering: onto the opponent first, then targets with more
+    occupied neighbours, then taller targets, then shorter movers."""
+    if move is None:
+        return 0
+    f, t = move
+    h = position.heights
+    neighbours = sum(1 for c in position.board.neighbours[t] if h[c])
+    return (256 if position.owners[t] != position.side else 0) + 8 * neighbours + 8 * h[t] - 2 * h[f]
+
+
 class Engine:
     """Solver for one board and measure; its transposition table lives across calls."""
 
@@ -86,15 +97,27 @@ class Engine:
         values.sort(key=lambda mv: -mv[1] if position.side == 0 else mv[1])
         return values
 
-    def line(self, position):
-        """An optimal continuation to the end: (moves, final position)."""
+    def keeps(self, child, value, maximise):
+        """Whether a child of a position of this value keeps it. Every child of a max node is
+        worth at most the value, so one null-window search decides (at least it, for a min
+        node at most it)."""
+        if child.is_over():
+            return child.score(self.measure) == value
+        return self.at_least(child, value) if maximise else not self.at_least(child, value + 1)
+
+    def line(self, position, value=None):
+        """An optimal continuation to the end: (moves, final position). `value`: the
+        position's value when known."""
         moves = []
+        if value is None and not position.is_over():
+            value = self.value(position)
         while not position.is_over():
             if position.must_pass():
                 move = PASS
             else:
-                target = self.value(position)
-                move = next(m for m in position.legal_moves() if self.value(position.play(m)) == target)
+                maximise = position.side == 0
+                ordered = sorted(position.legal_moves(), key=lambda m: -move_order(position, m))
+                move = next(m for m in ordered if self.keeps(position.play(m), value, maximise))
             moves.append(move)
             position = position.play(move)
         return moves, position

@@ -30,6 +30,7 @@ from .. import __version__
 from .._sanjego import Core
 from ..checkpoint import CheckpointError, RunDir, read_checked_json
 from .board import board_from_spec, board_spec
+from .engine import move_order
 from .notation import format_moves, replay
 
 _core = None
@@ -61,17 +62,6 @@ def prove(config, heights, owners, side, k, core=None):
     n0, t0 = core.nodes, time.perf_counter()
     v = core.search(heights, owners, side, k - 1, k)
     return v, core.nodes - n0, time.perf_counter() - t0
-
-
-def move_order(position, move):
-    """The core's ordering: onto the opponent first, then targets with more
-    occupied neighbours, then taller targets, then shorter movers."""
-    if move is None:
-        return 0
-    f, t = move
-    h = position.heights
-    neighbours = sum(1 for c in position.board.neighbours[t] if h[c])
-    return (256 if position.owners[t] != position.side else 0) + 8 * neighbours + 8 * h[t] - 2 * h[f]
 
 
 def first_question(lo, hi, med=0):

@@ -129,7 +129,7 @@ def record_from_run(board, run_dir, table_mb, out_dir, log=print):
     t0 = time.perf_counter()
     if engine.value(position) != value:
         raise RuntimeError(f"{board}: the line's frontier position does not keep the value")
-    tail, final = engine.line(position)
+    tail, final = engine.line(position, value)
     line = head + tail
     table = line_positions(Position.start(board), line, value) + proof.frontier_entries()
     name = f"{board}-{measure}.sjt"
