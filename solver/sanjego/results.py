@@ -68,7 +68,7 @@ def record_measure(board, measure, table_depth, table_mb, out_dir, log=print):
     if verified != value:
         raise RuntimeError(f"{board} {measure}: second run gives {verified}, first {value}")
     del check
-    line, final = engine.line(start)
+    line, final = engine.line(start, value)
     table = [(p, v, v) for p in positions_to_depth(start, table_depth) for v in [engine.value(p)]]
     table += line_positions(start, line, value)
     name = f"{board}-{measure}.sjt"
