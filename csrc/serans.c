@@ -339,18 +339,33 @@ static inline uint32_t *hist(SRSolver *S, int side, const SRTurn *t)
 }
 
 /* Ordering score of the position after the mover's turn, from the mover's view: first the
- * mover's tallest tower minus the opponent's, then the sum of the squared heights of the
- * mover's towers minus the opponent's. Only an order; never a bound. */
+ * mover's tallest tower minus the opponent's, then a bonus when the mover keeps a threat to
+ * build a target tower (two towers of height target-1 next to each other in a line, one of
+ * them the mover's, the line not full and holding a tower of the mover's: a rough test), then
+ * the sum of the squared heights of the mover's towers minus the opponent's. Only an order;
+ * never a bound. */
 static inline int eval_after(const SRSolver *S, const uint8_t *b, int mover)
 {
-    int t[2] = {0, 0}, s = 0;
-    for (int i = 0; i < S->n * S->n; i++)
+    int n = S->n, t[2] = {0, 0}, s = 0, threat = 0;
+    for (int i = 0; i < n * n; i++)
         if (b[i]) {
             int h = height(b[i]), o = top(b[i]);
             if (h > t[o]) t[o] = h;
             s += o == mover ? h * h : -h * h;
         }
-    return (t[mover] - t[1 - mover]) * 1024 + s;
+    for (int kind = 0; kind < 2 && !threat; kind++)
+        for (int idx = 0; idx < n && !threat; idx++) {
+            int L[SR_MAXN], k = 0, mine = 0;
+            uint8_t tw[SR_MAXN];
+            line_cells(n, kind, idx, 1, L);
+            for (int i = 0; i < n; i++)
+                if (b[L[i]]) { tw[k++] = b[L[i]]; mine |= top(b[L[i]]) == mover; }
+            if (!mine || (k == n && !S->o.full_line)) continue;
+            for (int i = 0; i + 1 < k; i++)
+                if (height(tw[i]) == S->target - 1 && height(tw[i + 1]) == S->target - 1
+                    && (top(tw[i]) == mover || top(tw[i + 1]) == mover)) threat = 1;
+        }
+    return (t[mover] - t[1 - mover]) * 1024 + threat * 512 + s;
 }
 
 static int search_c(SRSolver *S, const SRPos *p, const SRPos *cp, int g, int alpha, int beta);
