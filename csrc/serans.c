@@ -338,7 +338,53 @@ static inline uint32_t *hist(SRSolver *S, int side, const SRTurn *t)
     return &S->history[side][a][b];
 }
 
+/* Ordering score of the position after the mover's turn, from the mover's view: first the
+ * mover's tallest tower minus the opponent's, then a bonus when the mover keeps a threat to
+ * build a target tower (two towers of height target-1 next to each other in a line, one of
+ * them the mover's, the line not full and holding a tower of the mover's: a rough test), then
+ * the sum of the squared heights of the mover's towers minus the opponent's. Only an order;
+ * never a bound. */
+static inline int eval_after(const SRSolver *S, const uint8_t *b, int mover)
+{
+    int n = S->n, t[2] = {0, 0}, s = 0, threat = 0;
+    for (int i = 0; i < n * n; i++)
+        if (b[i]) {
+            int h = height(b[i]), o = top(b[i]);
+            if (h > t[o]) t[o] = h;
+            s += o == mover ? h * h : -h * h;
+        }
+    for (int kind = 0; kind < 2 && !threat; kind++)
+        for (int idx = 0; idx < n && !threat; idx++) {
+            int L[SR_MAXN], k = 0, mine = 0;
+            uint8_t tw[SR_MAXN];
+            line_cells(n, kind, idx, 1, L);
+            for (int i = 0; i < n; i++)
+                if (b[L[i]]) { tw[k++] = b[L[i]]; mine |= top(b[L[i]]) == mover; }
+            if (!mine || (k == n && !S->o.full_line)) continue;
+            for (int i = 0; i + 1 < k; i++)
+                if (height(tw[i]) == S->target - 1 && height(tw[i + 1]) == S->target - 1
+                    && (top(tw[i]) == mover || top(tw[i + 1]) == mover)) threat = 1;
+        }
+    return (t[mover] - t[1 - mover]) * 1024 + threat * 512 + s;
+}
+
+static int search_c(SRSolver *S, const SRPos *p, const SRPos *cp, int g, int alpha, int beta);
+
 static int search(SRSolver *S, const SRPos *p, int alpha, int beta)
+{
+    int v;
+    if (S->stop) return 0;
+    if (sr_terminal(S, p, &v)) {
+        if ((++S->nodes & (POLL_INTERVAL - 1)) == 0 && S->poll && S->poll(S->poll_ctx)) S->stop = 1;
+        return S->stop ? 0 : v;
+    }
+    SRPos cp;
+    int g = sr_canonical(S, p, &cp);
+    return search_c(S, p, &cp, g, alpha, beta);
+}
+
+/* p is not terminal; cp its canonical form, g a symmetry mapping p to cp. */
+static int search_c(SRSolver *S, const SRPos *p, const SRPos *cp, int g, int alpha, int beta)
 {
     if (S->stop) return 0;
     if ((++S->nodes & (POLL_INTERVAL - 1)) == 0 && S->poll && S->poll(S->poll_ctx)) {
@@ -346,11 +392,8 @@ static int search(SRSolver *S, const SRPos *p, int alpha, int beta)
         return 0;
     }
     int v;
-    if (sr_terminal(S, p, &v)) return v;
-    SRPos cp;
-    int g = sr_canonical(S, p, &cp);
     uint8_t hm1 = SR_NO_MOVE, hm2 = SR_NO_MOVE;
-    SREntry *e = probe(S, &cp);
+    SREntry *e = probe(S, cp);
     if (e) {
         S->tt_hits++;
         if (e->lo == e->hi) return e->lo;
@@ -379,14 +422,48 @@ static int search(SRSolver *S, const SRPos *p, int alpha, int beta)
         if (v > alpha) alpha = v;
         if (alpha >= beta) break;
     }
+    SRPos ccp[SR_MAX_TURNS];
+    uint8_t cg[SR_MAX_TURNS];
+    int etc = !S->o.no_etc;
+    if (alpha < beta && etc) {
+        /* the children's canonical forms, once each: equal children (two turns to the same
+         * position up to symmetry) are searched once; a child whose table entry already
+         * proves a cut-off ends the node (enhanced transposition cut-off), and one whose
+         * entry proves it cannot raise alpha needs no search (its bound counts toward best) */
+        uint64_t hh[SR_MAX_TURNS];
+        int nr = 0;
+        for (int j = 0; j < nrest; j++) {
+            int i = rest[j];
+            cg[i] = (uint8_t)sr_canonical(S, &turns[i].pos, &ccp[i]);
+            uint64_t h = hash_pos(&ccp[i]);
+            int dup = 0;
+            for (int l = 0; l < nr && !dup; l++)
+                dup = hh[l] == h && !memcmp(ccp[rest[l]].c, ccp[i].c, SR_CELLS) && sp_of(&ccp[rest[l]]) == sp_of(&ccp[i]);
+            if (dup) continue;
+            SREntry *ce = probe(S, &ccp[i]);
+            if (ce) {
+                int ub = -ce->lo, lb = -ce->hi; /* bounds on this turn's value for the mover */
+                if (lb > best) { best = lb; besti = i; }
+                if (lb > alpha) alpha = lb;
+                if (alpha >= beta) break;
+                if (ub <= alpha) { if (ub > best) { best = ub; besti = i; } continue; }
+            }
+            hh[nr] = h;
+            rest[nr++] = i;
+        }
+        if (alpha < beta) nrest = nr;
+    }
     if (alpha < beta) {
         int ordering = !S->o.no_ordering;
-        uint32_t score[SR_MAX_TURNS];
+        int64_t score[SR_MAX_TURNS];
         if (ordering)
             for (int j = 0; j < nrest; j++) {
                 const SRTurn *t = &turns[rest[j]];
                 uint32_t *h = hist(S, p->side, t);
-                score[j] = (t->m1 == hm1 && t->m2 == hm2) ? UINT32_MAX : (h ? *h : 0);
+                int64_t hs = h ? *h : 0;
+                if (t->m1 == hm1 && t->m2 == hm2) score[j] = INT64_MAX;
+                else if (S->o.no_eval) score[j] = hs;
+                else score[j] = ((int64_t)eval_after(S, t->pos.c, p->side) << 32) + hs;
             }
         for (int j = 0; j < nrest; j++) {
             if (ordering) { /* the best remaining by score (selection: cut-offs come early) */
@@ -394,11 +471,12 @@ static int search(SRSolver *S, const SRPos *p, int alpha, int beta)
                 for (int l = j + 1; l < nrest; l++) if (score[l] > score[bj]) bj = l;
                 if (bj != j) {
                     int ti = rest[j]; rest[j] = rest[bj]; rest[bj] = ti;
-                    uint32_t ts = score[j]; score[j] = score[bj]; score[bj] = ts;
+                    int64_t ts = score[j]; score[j] = score[bj]; score[bj] = ts;
                 }
             }
             int i = rest[j];
-            v = -search(S, &turns[i].pos, -beta, -alpha);
+            v = etc ? -search_c(S, &turns[i].pos, &ccp[i], cg[i], -beta, -alpha)
+                    : -search(S, &turns[i].pos, -beta, -alpha);
             if (S->stop) return 0;
             if (v > best) { best = v; besti = i; }
             if (v > alpha) alpha = v;
@@ -416,9 +494,9 @@ static int search(SRSolver *S, const SRPos *p, int alpha, int beta)
         bm1 = map_move(S, g, turns[besti].m1);
         bm2 = map_move(S, g, turns[besti].m2);
     }
-    if (best <= a0) store(S, &cp, -INF, best, S->nodes - before, bm1, bm2);
-    else if (best >= beta) store(S, &cp, best, INF, S->nodes - before, bm1, bm2);
-    else store(S, &cp, best, best, S->nodes - before, bm1, bm2);
+    if (best <= a0) store(S, cp, -INF, best, S->nodes - before, bm1, bm2);
+    else if (best >= beta) store(S, cp, best, INF, S->nodes - before, bm1, bm2);
+    else store(S, cp, best, best, S->nodes - before, bm1, bm2);
     return best;
 }
 

@@ -53,6 +53,8 @@ typedef struct {
     int no_symmetry;    /* 1: use no board symmetry (for checks and measurements) */
     int no_ordering;    /* 1: plain move order, no table move, no history (measurements) */
     int full_window;    /* 1: sr_solve is one full-window search (measurements) */
+    int no_etc;         /* 1: no child table probes before the search (measurements) */
+    int no_eval;        /* 1: order by history only, not by the towers made (measurements) */
 } SROptions;
 
 typedef struct {

@@ -22,10 +22,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--instances", nargs="+", default=["3x3:3", "3x3:4"], help="NxN:TARGET")
     ap.add_argument("--table-mb", type=float, default=256)
-    ap.add_argument("--without", nargs="*", default=[], choices=["symmetry", "ordering", "mtd"],
+    ap.add_argument("--without", nargs="*", default=[], choices=["symmetry", "ordering", "mtd", "etc", "eval"],
                     help="switch a search improvement off (to measure what it gives)")
     args = ap.parse_args()
-    off = {"symmetry": "no_symmetry", "ordering": "no_ordering", "mtd": "full_window"}
+    off = {"symmetry": "no_symmetry", "ordering": "no_ordering", "mtd": "full_window", "etc": "no_etc",
+           "eval": "no_eval"}
     search_options = {off[w]: 1 for w in args.without}
     print("command: python " + " ".join(sys.argv) + f"   commit: {commit()}   cores: {os.cpu_count()}")
     print(f"{'instance':>9} {'value':>6} {'nodes':>14} {'seconds':>9} {'knodes/s':>9}")

@@ -20,7 +20,7 @@ cdef extern from "serans.h":
     ctypedef struct SROptions:
         int rammer_front, order_trailing, chain, spawn_next, spawn_high, new_always
         int stuck, end_turn, tiebreak_none, full_line
-        int setup_own, no_symmetry, no_ordering, full_window
+        int setup_own, no_symmetry, no_ordering, full_window, no_etc, no_eval
     ctypedef struct SRTurn:
         uint8_t m1, m2
         SRPos pos
@@ -79,6 +79,8 @@ cdef class Core:
         o.no_symmetry = options.get("no_symmetry", 0)
         o.no_ordering = options.get("no_ordering", 0)
         o.full_window = options.get("full_window", 0)
+        o.no_etc = options.get("no_etc", 0)
+        o.no_eval = options.get("no_eval", 0)
         self.S = sr_new(n, target, &o, table_bytes)
         if self.S == NULL:
             raise MemoryError("cannot create the Serans core (board over 4x4, tower over 7, or out of memory)")

@@ -345,12 +345,14 @@ def test_symmetries_left_out_do_not_commute():
 
 @pytest.mark.parametrize("opts", OPTION_SETS)
 def test_core_search_variants_agree(opts):
-    """Symmetry, move ordering and the null-window driver change the work, never the value:
+    """Symmetry, move ordering (table move, towers made, history), the child table probes and
+    the null-window driver change the work, never the value:
     random positions (3x3 target 3) solved with each switched off against all on (all on is
     checked against the plain minimax in test_core_values_match_reference_minimax)."""
     rules = Rules(size=3, target=3, **opts)
     engines = [Engine(rules, table_mb=4)] + [Engine(rules, table_mb=4, **{k: 1})
-                                              for k in ("no_symmetry", "no_ordering", "full_window")]
+                                              for k in ("no_symmetry", "no_ordering", "full_window",
+                                                        "no_etc", "no_eval")]
     for p in _random_positions(rules, 21, 40)[2::4]:
         assert len({e.value(p) for e in engines}) == 1, board_text(p)
 
