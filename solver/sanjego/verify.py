@@ -32,10 +32,10 @@ class VerificationFailed(Exception):
     """A leaf question came out otherwise than the run's journal says."""
 
 
-def leaf_costs(run, k):
-    """Nodes the first run spent on each leaf's question ">= k"."""
+def leaf_costs(records, k):
+    """Nodes the first run spent on each leaf's question ">= k" (records: its journal)."""
     costs = {}
-    for record in run.journal.read():
+    for record in records:
         if record.get("k") == k:
             key = bytes.fromhex(record["key"])
             costs[key] = costs.get(key, 0) + record["nodes"]
@@ -101,12 +101,12 @@ class Verification:
         self.questions = []
         self.estimate = 0
         # In the run's order: its answers were found with the table its earlier ones left.
-        order = {}
-        for record in self.run.journal.read():
+        order, records = {}, self.run.journal.read()
+        for record in records:
             if "key" in record:
                 order.setdefault((bytes.fromhex(record["key"]), record["k"]), len(order))
         for k, at_least in ((self.value, True), (self.value + 1, False)):
-            costs = leaf_costs(self.run, k)
+            costs = leaf_costs(records, k)
             _, keys = certificate(proof, k, at_least, costs)
             self.estimate += sum(costs.get(key, 0) for key in keys)
             for key in keys:
