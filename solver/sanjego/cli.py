@@ -6,11 +6,10 @@ import sys
 import time
 
 from ..cli import NodeProgress, positive_int_arg as _positive_int, seed_arg as _seed, table_mb_arg as _table_mb
-from .board import board_from_spec, parse_board
+from .board import parse_board
 from .engine import DEFAULT_TABLE_MB, MEASURES, Engine
 from .notation import PASS_TOKEN, format_game, format_move, replay
 from .position import FIRST, OUTCOME_NAMES, PLAYER_NAMES, Position, value_name
-
 
 BOARD_HELP = ("board: WxH for the rectangle (e.g. 5x4), a built-in graph board (cube1, cube2, cube3, "
               "hex2 .. hex5, torusWxH) or a JSON board file (see `sanjego board --help`); at most 64 cells")
