@@ -313,7 +313,7 @@ def cmd_status(args):
     from .verify import read_verification
     try:
         proof, manifest = open_run(args.run)
-        verified = read_verification(args.run)
+        verified = read_verification(proof, args.run)
     except CheckpointError as e:
         raise UsageError(str(e)) from None
     run, board = RunDir(args.run), proof.board
@@ -479,9 +479,6 @@ def default_table_path(board, measure):
 
 
 def cmd_query(args):
-    from ..cli import UsageError
-    from ..table import TableError
-    from .book import open_table
     engine, position, moves = _setup(args, table_mb=1)  # a real table only if we must search
     path = args.table or default_table_path(engine.board, args.measure)
     value, source = None, "search"
@@ -489,14 +486,8 @@ def cmd_query(args):
     if path is None:
         note = f"no table for {engine.board} {args.measure}"
     else:
-        try:
-            with open_table(path) as table:
-                if (table.board, table.measure) != (engine.board, args.measure):
-                    raise UsageError(f"{path} is a table of {table.board} {table.measure}, "
-                                     f"not {engine.board} {args.measure}")
-                value = table.get(position)
-        except (TableError, OSError) as e:
-            raise UsageError(str(e)) from None
+        with open_board_table(path, engine.board, args.measure) as table:
+            value = table_get(table, position)
         note = "found in table" if value is not None else "not in table"
         if value is not None:
             source = "table"
@@ -518,11 +509,34 @@ def cmd_query(args):
         print(_stats(engine, seconds))
 
 
-def _open_board_table(args, engine):
-    """The solved board's table for check-line (or None): --table, else the default one."""
+def open_board_table(path, board, measure):
+    """A San Jego table that must be of this board and measure; UsageError otherwise."""
     from ..cli import UsageError
     from ..table import TableError
     from .book import open_table
+    try:
+        table = open_table(path)
+    except (TableError, OSError) as e:
+        raise UsageError(str(e)) from None
+    if (table.board, table.measure) != (board, measure):
+        table.close()
+        raise UsageError(f"{path} is a table of {table.board} {table.measure}, not {board} {measure}")
+    return table
+
+
+def table_get(table, position):
+    """table.get, with a damaged block reported as bad input (exit status 2)."""
+    from ..cli import UsageError
+    from ..table import TableError
+    try:
+        return table.get(position)
+    except TableError as e:
+        raise UsageError(str(e)) from None
+
+
+def _open_board_table(args, engine):
+    """The solved board's table for check-line (or None): --table, else the default one."""
+    from ..cli import UsageError
     if engine.heads and args.table:
         raise UsageError("--table holds positions without heads; leave it out with --heads")
     if args.no_table or engine.heads:
@@ -530,15 +544,7 @@ def _open_board_table(args, engine):
     path = args.table or default_table_path(engine.board, args.measure)
     if path is None:
         return None, None
-    try:
-        table = open_table(path)
-    except (TableError, OSError) as e:
-        raise UsageError(str(e)) from None
-    if (table.board, table.measure) != (engine.board, args.measure):
-        table.close()
-        raise UsageError(f"{path} is a table of {table.board} {table.measure}, "
-                         f"not {engine.board} {args.measure}")
-    return table, path
+    return open_board_table(path, engine.board, args.measure), path
 
 
 def cmd_check_line(args):
@@ -557,7 +563,7 @@ def cmd_check_line(args):
         """The value of the line's first position: the table's (a proof's result) when it
         holds it exactly, else searched."""
         nonlocal from_table
-        v = table.get(p) if table is not None and not p.is_over() else None
+        v = table_get(table, p) if table is not None and not p.is_over() else None
         if v is not None:
             from_table = 1
             return v

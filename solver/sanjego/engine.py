@@ -25,6 +25,11 @@ def move_order(position, move):
     return (256 if position.owners[t] != position.side else 0) + 8 * neighbours + 8 * h[t] - 2 * h[f]
 
 
+def ordered_moves(position):
+    """The legal moves in the core's order (move_order, best first)."""
+    return sorted(position.legal_moves(), key=lambda m: -move_order(position, m))
+
+
 class Engine:
     """Solver for one board and measure; its transposition table lives across calls."""
 
@@ -116,8 +121,7 @@ class Engine:
                 move = PASS
             else:
                 maximise = position.side == 0
-                ordered = sorted(position.legal_moves(), key=lambda m: -move_order(position, m))
-                move = next(m for m in ordered if self.keeps(position.play(m), value, maximise))
+                move = next(m for m in ordered_moves(position) if self.keeps(position.play(m), value, maximise))
             moves.append(move)
             position = position.play(move)
         return moves, position

@@ -30,7 +30,7 @@ from .. import __version__
 from .._sanjego import Core
 from ..checkpoint import CheckpointError, RunDir, read_checked_json
 from .board import board_from_spec, board_spec
-from .engine import move_order
+from .engine import ordered_moves
 from .notation import format_moves, replay
 
 _core = None
@@ -97,7 +97,7 @@ def build_frontier(root, depth, measure):
         elif d == 0:
             leaves.append(node)
         else:
-            node.moves = sorted(position.legal_moves(), key=lambda m: -move_order(position, m))
+            node.moves = ordered_moves(position)
             node.children = [build(position.play(m), d - 1) for m in node.moves]
         return node
 

@@ -146,14 +146,14 @@ def record_from_run(board, run_dir, table_mb, out_dir, log=print):
         "run": {"dir": os.path.relpath(run_dir, REPO), "subproofs": result["subproofs"],
                 "depth": manifest["depth"], "created": manifest.get("created"),
                 "code_version": manifest.get("code_version")},
-        "verify": run_verification(run_dir),
+        "verify": run_verification(proof, run_dir),
     }
 
 
-def run_verification(run_dir):
-    """What `sanjego verify DIR` checked of a finished run, or None when it has not."""
+def run_verification(proof, run_dir):
+    """What `sanjego verify DIR` checked of a finished run (its proof), or None when it has not."""
     from .verify import read_verification
-    check = read_verification(run_dir)
+    check = read_verification(proof, run_dir)
     if not check or not check.get("ok"):
         return None
     return {key: check[key] for key in ("seed", "symmetry", "method", "questions", "nodes",

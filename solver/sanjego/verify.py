@@ -23,8 +23,9 @@ from ..checkpoint import CheckpointError, RunDir, read_checked_json
 from .parallel import DaskPool, LocalPool
 from .board import board_spec
 from .notation import format_moves
+from .results import VERIFY_SEED
 
-DEFAULT_SEED = 0x2F6E1D55     # results.VERIFY_SEED: not the core's default, which runs use
+DEFAULT_SEED = VERIFY_SEED     # not the core's default, which runs use
 CORE_DEFAULT_SEED = 0x5A4E4A45474F
 
 
@@ -220,10 +221,10 @@ def static_answer(proof, leaf, k, at_least):
     return lo >= k if at_least else hi < k
 
 
-def read_verification(run_dir, out_dir=None):
-    """The result of a finished, successful verification of run_dir's finished proof, or
-    None (also for one left from another run); CheckpointError when its files are damaged."""
-    from .parallel import open_run
+def read_verification(proof, run_dir, out_dir=None):
+    """The result of a finished, successful verification of run_dir's finished proof (as
+    open_run gives it), or None (also for one left from another run); CheckpointError when
+    its files are damaged."""
     check = RunDir(out_dir or os.path.join(run_dir, "verify"))
     result = check.read_result() if check.exists() else None
     if result is None or not result.get("ok"):
@@ -231,7 +232,6 @@ def read_verification(run_dir, out_dir=None):
     run_result = RunDir(run_dir).read_result()
     if run_result is None or run_result.get("value") != result.get("value"):
         return None
-    proof, _ = open_run(run_dir)
     stored = read_checked_json(check.manifest_path)
     expected = dict(verify_manifest(proof), value=run_result["value"])
     if any(stored.get(key) != value for key, value in expected.items()):
