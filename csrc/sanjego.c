@@ -263,6 +263,32 @@ static inline uint64_t group_of(const SJSolver *S, uint64_t occ, uint64_t seed)
     return group;
 }
 
+/* The group through seed when all its towers have one owner; otherwise part of it,
+ * found before the flood fill met both owners. */
+static inline uint64_t one_owner_group(const SJSolver *S, const SJPos *p, uint64_t seed, int *mixed)
+{
+    uint64_t occ = p->occ, own0 = p->own0;
+    uint64_t group = seed, frontier = seed;
+    int first = (seed & own0) != 0;
+    uint64_t other = first ? occ & ~own0 : occ & own0;
+    *mixed = 1;
+    while (frontier) {
+        uint64_t next;
+        if (S->grid) {
+            next = expand(S, frontier);
+        } else {
+            next = 0;
+            uint64_t f = frontier;
+            while (f) next |= S->nb[pop_lsb(&f)];
+        }
+        if (next & other) return group;
+        frontier = next & occ & ~group;
+        group |= frontier;
+    }
+    *mixed = 0;
+    return group;
+}
+
 /* Only the difference of the two tempo counts matters: while both players
  * have one, a tempo move can be answered by a tempo move, which restores the
  * position (a mirror strategy proves both values equal; with group reduction
@@ -286,7 +312,18 @@ static void bank_groups(const SJSolver *S, SJPos *p, uint64_t candidates)
     candidates &= p->occ;
     while (candidates) {
         uint64_t seed = candidates & (~candidates + 1);
-        uint64_t group = (S->nb[__builtin_ctzll(seed)] & p->occ) ? group_of(S, p->occ, seed) : seed;
+        uint64_t group = seed;
+        if (S->nb[__builtin_ctzll(seed)] & p->occ) {
+            if (!S->heads) {
+                if (!S->reduce_groups) { candidates &= ~seed; continue; }
+                int mixed;
+                group = one_owner_group(S, p, seed, &mixed);
+                candidates &= ~group;
+                if (mixed) continue;
+            } else {
+                group = group_of(S, p->occ, seed);
+            }
+        }
         candidates &= ~group;
         if (group != seed && (group & ~p->head) == 0) {
             /* Two head-towers that touch only each other: neither can ever move. */
@@ -297,6 +334,7 @@ static void bank_groups(const SJSolver *S, SJPos *p, uint64_t candidates)
                 int o = owner_of(p, c);
                 toggle(S, p, c, p->height[c], o | 2);
                 bank(S, p, o, p->height[c]);
+                p->active -= p->height[c];
                 p->height[c] = 0;
             }
             p->own0 = p->own0 & p->occ;
@@ -318,6 +356,7 @@ static void bank_groups(const SJSolver *S, SJPos *p, uint64_t candidates)
             if (group) p->tempo[o]++;
         }
         bank(S, p, o, total);
+        p->active -= total;
     }
     normalize_tempo(p);
 }
@@ -332,6 +371,7 @@ void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t 
         if ((owners[c] & 1) == 0) p->own0 |= BIT(c);
         if (owners[c] & 2) p->head |= BIT(c);
         p->height[c] = heights[c];
+        p->active += heights[c];
         toggle(S, p, c, heights[c], owners[c] & 3);
     }
     bank_groups(S, p, p->occ);
@@ -442,26 +482,47 @@ static int largest_group(const SJSolver *S, const SJPos *p)
     return largest;
 }
 
-void sj_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi)
+/* The tallest tower the side to move can bank at once: a move onto a tower whose
+ * other neighbours are all empty leaves it isolated. */
+static int bank_now(const SJSolver *S, const SJPos *p)
+{
+    int x = 0;
+    uint64_t mine = movable(p);
+    while (mine) {
+        int f = pop_lsb(&mine);
+        uint64_t targets = S->nb[f] & p->occ & ~p->head;
+        while (targets) {
+            int t = pop_lsb(&targets);
+            if ((S->nb[t] & p->occ & ~BIT(f)) == 0 && p->height[f] + p->height[t] > x)
+                x = p->height[f] + p->height[t];
+        }
+    }
+    return x;
+}
+
+/* sj_bounds, given bank_now(S, p) (margin only). */
+static void bounds_with(const SJSolver *S, const SJPos *p, int x, int g, int *lo, int *hi);
+
+/* sj_bounds, given bank_now(S, p) (margin only). The largest group g is found only when
+ * it could decide a cut-off of the window (alpha, beta): otherwise bounds with g at its
+ * most (all active towers in one group) are returned, weaker but still sound. */
+static void bounds(const SJSolver *S, const SJPos *p, int x, int alpha, int beta, int *lo, int *hi)
 {
     if (p->occ == 0) { *lo = *hi = eval_final(S, p); return; }
-    int g = largest_group(S, p);
+    int g_least = x > 2 ? x : 2; /* every active group holds two towers, and the pair banked now */
+    bounds_with(S, p, x, g_least, lo, hi);
+    if (*lo < beta && *hi > alpha && *lo < *hi) {
+        bounds_with(S, p, x, p->active, lo, hi);
+        return;
+    }
+    bounds_with(S, p, x, largest_group(S, p), lo, hi);
+}
+
+static void bounds_with(const SJSolver *S, const SJPos *p, int x, int g, int *lo, int *hi)
+{
     int b0 = p->best[0][0], b1 = p->best[1][0];
     int u0 = b0 > g ? b0 : g, u1 = b1 > g ? b1 : g;
     if (S->measure == SJ_MARGIN) {
-        /* The side to move may bank a tower now: a move onto a tower whose other
-         * neighbours are all empty leaves it isolated. */
-        int x = 0;
-        uint64_t mine = movable(p);
-        while (mine) {
-            int f = pop_lsb(&mine);
-            uint64_t targets = S->nb[f] & p->occ & ~p->head;
-            while (targets) {
-                int t = pop_lsb(&targets);
-                if ((S->nb[t] & p->occ & ~BIT(f)) == 0 && p->height[f] + p->height[t] > x)
-                    x = p->height[f] + p->height[t];
-            }
-        }
         if (p->side == 0 && x > b0) b0 = x;
         if (p->side == 1 && x > b1) b1 = x;
         *lo = b0 - u1;
@@ -473,6 +534,13 @@ void sj_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi)
     if (u0 < b1) { *lo = *hi = -2; return; }
     if (u0 <= b1) *hi = 1;
     if (u1 <= b0) *lo = -1;
+}
+
+void sj_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi)
+{
+    if (p->occ == 0) { *lo = *hi = eval_final(S, p); return; }
+    int x = S->measure == SJ_MARGIN ? bank_now(S, p) : 0;
+    bounds_with(S, p, x, largest_group(S, p), lo, hi);
 }
 
 static inline int canonical(const SJSolver *S, const SJPos *p, uint64_t *key1, uint64_t *key2)
@@ -596,17 +664,47 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
     int s = 0;
     SJEntry *bucket = NULL;
     uint16_t lock2 = 0;
-    int hint_from = -1, hint_to = -1;
     int use_table = __builtin_popcountll(p->occ) >= S->table_min_towers;
     if (use_table) {
-        /* Fetch the bucket while the bounds are computed. */
+        /* Fetch the bucket while the moves and bounds are computed: a table probe
+         * misses the caches, and the work below hides most of its latency. */
         s = canonical(S, p, &key1, &key2);
         bucket = bucket_of(S, key2);
         lock2 = (uint16_t)(key2 >> 32);
         __builtin_prefetch(bucket);
     }
+
+    SJMove moves[SJ_MAX_MOVES + 1]; /* + a tempo move */
+    int n = 0;
+    int side = p->side;
+    int x = 0; /* bank_now(S, p), from the same scan */
+    uint64_t mine = movable(p);
+    while (mine) {
+        int f = pop_lsb(&mine);
+        uint64_t targets = S->nb[f] & p->occ & ~p->head;
+        while (targets) {
+            int t = pop_lsb(&targets);
+            int around = __builtin_popcountll(S->nb[t] & p->occ);
+            if (around == 1 && p->height[f] + p->height[t] > x) x = p->height[f] + p->height[t];
+            int score = (owner_of(p, t) != side ? 256 : 0)
+                      + 8 * around + 8 * p->height[t] - 2 * p->height[f];
+            int j = n++;
+            while (j > 0 && moves[j - 1].score < score) { moves[j] = moves[j - 1]; j--; }
+            moves[j].from = (uint8_t)f;
+            moves[j].to = (uint8_t)t;
+            moves[j].score = score;
+        }
+    }
+    if (p->tempo[side]) {
+        int j = n++;
+        while (j > 0 && moves[j - 1].score < TEMPO_SCORE) { moves[j] = moves[j - 1]; j--; }
+        moves[j].from = SJ_TEMPO;
+        moves[j].to = 0;
+        moves[j].score = TEMPO_SCORE;
+    }
+
     int lo, hi;
-    sj_bounds(S, p, &lo, &hi);
+    bounds(S, p, S->measure == SJ_MARGIN ? x : 0, alpha, beta, &lo, &hi);
     if (lo >= beta) return lo;
     if (hi <= alpha) return hi;
     if (lo == hi) return lo;
@@ -620,6 +718,7 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
             if (lo >= beta) return lo;
             if (hi <= alpha) return hi;
             if (lo == hi) return lo;
+            int hint_from = -1, hint_to = -1;
             if (e.from == SJ_TEMPO) {
                 hint_from = SJ_TEMPO;
                 hint_to = 0;
@@ -627,40 +726,19 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
                 hint_from = S->syminv[s][e.from];
                 hint_to = S->syminv[s][e.to];
             }
+            /* The stored best move goes first, the others keep their order. */
+            for (int i = 0; i < n; i++)
+                if (moves[i].from == hint_from && moves[i].to == hint_to) {
+                    SJMove m = moves[i];
+                    memmove(&moves[1], &moves[0], (size_t)i * sizeof m);
+                    moves[0] = m;
+                    break;
+                }
         }
     }
     if (alpha < lo) alpha = lo;
     if (beta > hi) beta = hi;
     int alpha0 = alpha, beta0 = beta;
-
-    SJMove moves[SJ_MAX_MOVES + 1]; /* + a tempo move */
-    int n = 0;
-    int side = p->side;
-    uint64_t mine = movable(p);
-    while (mine) {
-        int f = pop_lsb(&mine);
-        uint64_t targets = S->nb[f] & p->occ & ~p->head;
-        while (targets) {
-            int t = pop_lsb(&targets);
-            int score = (owner_of(p, t) != side ? 256 : 0)
-                      + 8 * __builtin_popcountll(S->nb[t] & p->occ)
-                      + 8 * p->height[t] - 2 * p->height[f];
-            if (f == hint_from && t == hint_to) score = 1 << 28;
-            int j = n++;
-            while (j > 0 && moves[j - 1].score < score) { moves[j] = moves[j - 1]; j--; }
-            moves[j].from = (uint8_t)f;
-            moves[j].to = (uint8_t)t;
-            moves[j].score = score;
-        }
-    }
-    if (p->tempo[side]) {
-        int score = hint_from == SJ_TEMPO ? 1 << 28 : TEMPO_SCORE;
-        int j = n++;
-        while (j > 0 && moves[j - 1].score < score) { moves[j] = moves[j - 1]; j--; }
-        moves[j].from = SJ_TEMPO;
-        moves[j].to = 0;
-        moves[j].score = score;
-    }
 
     /* Enhanced transposition cut-off: in big positions, a child whose stored
      * bound already refutes the window ends the node before any search. Below

@@ -54,6 +54,7 @@ typedef struct {
     uint8_t height[SJ_MAX_CELLS];
     uint8_t best[2][2];    /* banked towers: [player][0] tallest, [1] second */
     uint8_t tempo[2];      /* spare moves in banked one-player groups */
+    uint8_t active;        /* total height of the active towers */
     int side;              /* 0: first player to move, 1: second */
     uint64_t k1[SJ_MAX_SYMS], k2[SJ_MAX_SYMS]; /* Zobrist keys of active towers, one per symmetry */
 } SJPos;
