@@ -8,6 +8,7 @@ import importlib
 import os
 import signal
 import sys
+import time
 
 from .errors import InputError
 
@@ -86,32 +87,67 @@ def output_dir_arg(text):
     return text
 
 
-class NodeProgress:
-    """A tqdm counter of searched nodes on stderr, shown only on a terminal. `engine` is any
-    object with `nodes` and `set_progress(callback)`."""
+class Progress:
+    """Progress of long work on stderr, off with --quiet. On a terminal a tqdm bar; anywhere
+    else (a batch job writing a log) a timestamped line when the work starts and then at most
+    once every `every` seconds: "[17:41:20] San Jego 8x4: 3 of 40 sub-proofs, <note>"."""
 
-    def __init__(self, engine, quiet, label):
+    def __init__(self, quiet, label, unit, unit_scale=False, every=60.0):
         self.bar = None
+        self.log = not quiet and not sys.stderr.isatty()
+        self.label, self.unit, self.every = label, unit, every
+        self.last = -float("inf")
         if not quiet and sys.stderr.isatty():
             from tqdm import tqdm
-            self.bar = tqdm(unit="node", unit_scale=True, file=sys.stderr, leave=False, desc=label)
-            self.last = engine.nodes
-            engine.set_progress(self.update)
+            self.bar = tqdm(unit=unit, unit_scale=unit_scale, file=sys.stderr, leave=False, desc=label)
 
-    def update(self, nodes):
-        self.bar.update(nodes - self.last)
-        self.last = nodes
-
-    def describe(self, text):
+    def show(self, done, total=None, note=""):
+        """`done` of `total` units (counts only grow), with a note."""
         if self.bar is not None:
-            self.bar.set_description_str(text)
+            if total is not None:
+                self.bar.total = total
+            if note:
+                self.bar.set_postfix_str(note, refresh=False)
+            self.bar.update(done - self.bar.n)
+            self.bar.refresh()
+        elif self.log:
+            now = time.monotonic()
+            if now - self.last < self.every:
+                return
+            self.last = now
+            count = f"{done:,}" + (f" of {total:,}" if total is not None else "") + f" {self.unit}s"
+            print(f"[{time.strftime('%H:%M:%S')}] {self.label}: {count}" + (f", {note}" if note else ""),
+                  file=sys.stderr, flush=True)
+
+    def describe(self, label):
+        self.label = label
+        if self.bar is not None:
+            self.bar.set_description_str(label)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
-        if self.bar is not None:
-            self.bar.close()
+        self.close()
+
+
+class NodeProgress(Progress):
+    """Progress counted in searched nodes. `engine` is any object with `nodes` and
+    `set_progress(callback)`."""
+
+    def __init__(self, engine, quiet, label):
+        super().__init__(quiet, label, "node", unit_scale=True)
+        self.start = time.monotonic()
+        if self.bar is not None or self.log:
+            engine.set_progress(self.update)
+
+    def update(self, nodes):
+        seconds = time.monotonic() - self.start
+        self.show(nodes, note=f"{nodes / seconds / 1e6:.2f} M nodes/s" if self.log and seconds else "")
 
 
 def build_parser():

@@ -1,6 +1,7 @@
 """The command-line contract: `python -m solver sanjego ...`."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -88,3 +89,30 @@ def test_bad_input_exits_2_with_one_line(args):
 def test_help_everywhere(args):
     r = run(*args, "--help")
     assert r.returncode == 0 and "usage:" in r.stdout
+
+
+def test_progress_in_a_log_is_timestamped_lines(tmp_path):
+    # stderr is a pipe here, as in a batch job's log: lines, not a tqdm bar; --quiet: nothing.
+    r = run("sanjego", "solve", "3x3", "--workers", "1", "--run", str(tmp_path / "run"), "--table-mb", "8")
+    assert r.returncode == 0, r.stderr
+    lines = r.stderr.splitlines()
+    assert lines and all(re.fullmatch(r"\[\d\d:\d\d:\d\d\] San Jego 3x3: \d+ of \d+ sub-proofs, value in .*", s)
+                         for s in lines), r.stderr
+    r = run("sanjego", "solve", "3x3", "--workers", "1", "--run", str(tmp_path / "quiet"), "--table-mb", "8",
+            "--quiet")
+    assert r.returncode == 0 and r.stderr == ""
+
+
+def test_progress_lines_are_rate_limited(capsys):
+    from solver.cli import Progress
+    p = Progress(False, "job", "step", every=3600)
+    p.show(1, 10, "first")
+    p.show(2, 10, "too soon")
+    with Progress(True, "job", "step", every=0) as quiet:
+        quiet.show(1, 10)
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].endswith("job: 1 of 10 steps, first")
+    p.every = 0
+    p.describe("renamed")
+    p.show(3)
+    assert capsys.readouterr().err.rstrip().endswith("renamed: 3 steps")

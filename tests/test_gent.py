@@ -361,6 +361,25 @@ def test_board_run_ask_above_gives_the_same_values(tmp_path):
     plain = BoardRun(Engine(b, 4)).solve()
     run = BoardRun(Engine(b, 4), run_dir=tmp_path / "run")
     asked = run.solve(ask_above=plain["value"] + 1)
-    first = Journal(str(tmp_path / "run" / "journal.log")).read()[0]
+    first = [r for r in Journal(str(tmp_path / "run" / "journal.log")).read() if "k" in r][0]
     assert first["k"] == plain["value"] + 1 and first["hi"] <= plain["value"] + 1
     assert asked["start_values"] == plain["start_values"]
+
+
+def test_resumed_board_run_keeps_its_node_budget(tmp_path):
+    b = Board(load_graph(str(DATA / "gent" / "wheel5.json")), 0)
+    run = BoardRun(Engine(b, 4), run_dir=tmp_path / "run")
+    run.solve(first_budget=1)
+    budgets = [r["round_budget"] for r in run.run.journal.read() if "round_budget" in r]
+    assert budgets and budgets == sorted(budgets) and budgets[0] == 1
+    again = BoardRun(Engine(b, 4), run_dir=tmp_path / "run", resume=True)
+    assert again.round_budget == budgets[-1] and again.probes == run.probes
+    # A journal without budget records (before they were written) goes by its costliest probe.
+    old = tmp_path / "old"
+    BoardRun(Engine(b, 4), run_dir=old)
+    for r in run.run.journal.read():
+        if "round_budget" not in r:
+            BoardRun(Engine(b, 4), run_dir=old, resume=True).run.journal.append(r)
+    resumed = BoardRun(Engine(b, 4), run_dir=old, resume=True)
+    assert resumed.round_budget == 0 and resumed.largest_probe == max(
+        r["nodes"] for r in run.run.journal.read() if "nodes" in r)

@@ -39,6 +39,8 @@ class BoardRun:
         self.nodes = 0
         self.seconds = 0.0
         self.probes = 0
+        self.largest_probe = 0  # nodes of the costliest finished probe
+        self.round_budget = 0   # the largest node budget a round has used
         self.run = RunDir(run_dir) if run_dir else None
         manifest = {"game": "gent", "graph": g.name, "graph_digest": graph_digest(g),
                     "outer": g.face_text(board.outer),
@@ -53,6 +55,9 @@ class BoardRun:
                                      created=time.strftime("%Y-%m-%dT%H:%M:%S%z")))
 
     def _apply(self, record):
+        if "round_budget" in record:
+            self.round_budget = max(self.round_budget, record["round_budget"])
+            return
         v = self.board.graph.parse_vertex(record["start"])
         b = self.bounds.get(v)
         if b is not None:
@@ -60,6 +65,7 @@ class BoardRun:
         self.nodes += record["nodes"]
         self.seconds += record["seconds"]
         self.probes += 1
+        self.largest_probe = max(self.largest_probe, record["nodes"])
 
     def exact(self):
         return all(lo == hi for lo, hi in self.bounds.values())
@@ -85,13 +91,22 @@ class BoardRun:
         over budget is abandoned (not recorded). With `ask_above` = K a class whose bounds
         contain K asks "value > K?" first instead of the midpoint: far above the value a "no"
         is cheap, so this gives upper bounds early. `on_probe(start, k)` is told each question.
-        Ctrl-C stops between journal records, losing only the probe in flight."""
+        Ctrl-C stops between journal records, losing only the probe in flight; each round's
+        budget is journaled too, and a resumed run starts at the largest."""
         core = self.engine.core
         display = core.progress
         p0 = Position.initial(self.board)
+        # A resumed run goes on at the budget it had reached (journals from before the budget
+        # was journaled: the costliest finished probe's), not from the small first budget:
+        # the small rounds would only re-ask, from scratch, what did not fit before.
         budget = first_budget
+        while budget < max(self.round_budget, self.largest_probe):
+            budget *= 4
         try:
             while not self.exact():
+                if self.run is not None and budget > self.round_budget:
+                    self.run.journal.append({"round_budget": budget})
+                    self.round_budget = budget
                 for cls in sorted(self.classes, key=lambda c: self.bounds[c[0]][1]):
                     self._probe_class(cls[0], p0.play(Start(cls[0])).key(), budget, on_probe, display,
                                       ask_above)

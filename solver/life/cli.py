@@ -6,7 +6,7 @@ import random
 import sys
 import time
 
-from ..cli import UsageError, output_dir_arg, output_file_arg, positive_int_arg, table_mb_arg
+from ..cli import Progress as _Progress, UsageError, output_dir_arg, output_file_arg, positive_int_arg, table_mb_arg
 from .rules import (BOTH_EXTINCT, EDGES, LIMIT_SCORES, ORDERS, SETUPS, Options)
 
 # The small version that `solve` searches unless told otherwise.
@@ -81,27 +81,11 @@ def options_from(args):
     return Options(**kw)
 
 
-class Progress:
-    """A tqdm bar on stderr, only on a terminal and without --quiet."""
-
-    def __init__(self, quiet, label, unit):
-        self.bar = None
-        if not quiet and sys.stderr.isatty():
-            from tqdm import tqdm
-            self.bar = tqdm(file=sys.stderr, leave=False, desc=label, unit=unit)
+class Progress(_Progress):
+    """Progress called as progress(done, total)."""
 
     def __call__(self, done, total):
-        if self.bar is not None:
-            self.bar.total = total
-            self.bar.n = done
-            self.bar.refresh()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        if self.bar is not None:
-            self.bar.close()
+        self.show(done, total)
 
 
 def output_args(sub, record=True):

@@ -5,7 +5,7 @@ import os
 import sys
 import time
 
-from ..cli import NodeProgress, positive_int_arg as _positive_int, seed_arg as _seed, table_mb_arg as _table_mb
+from ..cli import NodeProgress, Progress, positive_int_arg as _positive_int, seed_arg as _seed, table_mb_arg as _table_mb
 from .board import parse_board
 from .engine import DEFAULT_TABLE_MB, MEASURES, Engine
 from .notation import PASS_TOKEN, format_game, format_move, replay
@@ -229,27 +229,17 @@ def _base_json(args, engine, moves, seconds):
     return out
 
 
-class FrontierProgress:
-    """tqdm bar of sub-proofs done / (done + still needed), with node rate and the probe."""
+class FrontierProgress(Progress):
+    """Sub-proofs done of done + still needed, with the interval, the question and node rate."""
 
-    def __init__(self, quiet):
-        self.bar = None
-        if not quiet and sys.stderr.isatty():
-            from tqdm import tqdm
-            self.bar = tqdm(unit="sub-proof", file=sys.stderr, leave=False)
+    def __init__(self, quiet, board):
+        super().__init__(quiet, f"San Jego {board}", "sub-proof")
 
     def __call__(self, proof, todo, interval, k):
-        if self.bar is None:
-            return
-        self.bar.total = proof.subproofs + todo
-        self.bar.n = proof.subproofs
         rate = proof.nodes / proof.cpu_seconds / 1e6 if proof.cpu_seconds else 0
-        self.bar.set_postfix_str(f"value in [{interval[0]}, {interval[1]}], asking >= {k}, "
-                                 f"{rate:.2f} M nodes/s/worker")
-
-    def close(self):
-        if self.bar is not None:
-            self.bar.close()
+        self.show(proof.subproofs, proof.subproofs + todo,
+                  f"value in [{interval[0]}, {interval[1]}], asking >= {k}, {proof.nodes:,} nodes, "
+                  f"{rate:.2f} M nodes/s/worker")
 
 
 def solve_parallel(args, engine, position, moves):
@@ -258,7 +248,7 @@ def solve_parallel(args, engine, position, moves):
     from .parallel import ParallelProof
     if args.resume and not args.run:
         raise UsageError("--resume needs --run DIR")
-    progress = FrontierProgress(args.quiet)
+    progress = FrontierProgress(args.quiet, engine.board)
     try:
         proof = ParallelProof(engine, position, moves, args.depth, run_dir=args.run, resume=args.resume,
                               workers=args.workers, scheduler=args.scheduler, progress=progress,
@@ -349,25 +339,15 @@ def cmd_status(args):
         print(f"  {m['move']:>8} {shown}")
 
 
-class VerifyProgress:
-    """tqdm bar of questions answered, with nodes against the first run's cost."""
+class VerifyProgress(Progress):
+    """Questions answered, with nodes against the first run's cost."""
 
-    def __init__(self, quiet):
-        self.bar = None
-        if not quiet and sys.stderr.isatty():
-            from tqdm import tqdm
-            self.bar = tqdm(unit="question", file=sys.stderr, leave=False)
+    def __init__(self, quiet, run_dir):
+        super().__init__(quiet, f"verify {run_dir}", "question")
 
     def __call__(self, check):
-        if self.bar is None:
-            return
-        self.bar.total = len(check.questions)
-        self.bar.n = len(check.answered)
-        self.bar.set_postfix_str(f"{check.nodes / 1e9:.2f} G nodes of about {check.estimate / 1e9:.2f} G")
-
-    def close(self):
-        if self.bar is not None:
-            self.bar.close()
+        self.show(len(check.answered), len(check.questions),
+                  f"{check.nodes / 1e9:.2f} G nodes of about {check.estimate / 1e9:.2f} G")
 
 
 def cmd_verify(args):
@@ -375,7 +355,7 @@ def cmd_verify(args):
     from ..cli import UsageError
     from .parallel import open_run
     from .verify import DEFAULT_SEED, Verification, VerificationFailed
-    progress = VerifyProgress(args.quiet)
+    progress = VerifyProgress(args.quiet, args.run)
     try:
         proof, _ = open_run(args.run)
         check = Verification(proof, args.run, seed=DEFAULT_SEED if args.seed is None else args.seed,
@@ -802,24 +782,12 @@ def cmd_board(args):
 
 def cmd_heads(args):
     from . import heads
-    bar = None
-    if not args.quiet and sys.stderr.isatty():
-        from tqdm import tqdm
-        bar = tqdm(unit="pair", file=sys.stderr, leave=False, desc=f"heads {args.board}")
-
-    def progress(done, total):
-        if bar is not None:
-            bar.total = total
-            bar.n = done
-            bar.refresh()
     from ..cli import UsageError
-    try:
-        out = heads.analyse(args.board, args.measure, args.table_mb, progress, verify=args.record)
-    except heads.VerificationError as e:
-        raise UsageError(str(e)) from None
-    finally:
-        if bar is not None:
-            bar.close()
+    with Progress(args.quiet, f"heads {args.board}", "pair") as bar:
+        try:
+            out = heads.analyse(args.board, args.measure, args.table_mb, bar.show, verify=args.record)
+        except heads.VerificationError as e:
+            raise UsageError(str(e)) from None
     if args.record:
         from .results import DEFAULT_DIR, REPO, commit, machine, write_readme
         from ..checkpoint import atomic_write
