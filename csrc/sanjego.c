@@ -368,11 +368,12 @@ void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t 
     for (int c = 0; c < S->n; c++) {
         if (!heights[c]) continue;
         p->occ |= BIT(c);
-        if ((owners[c] & 1) == 0) p->own0 |= BIT(c);
-        if (owners[c] & 2) p->head |= BIT(c);
+        int owner = owners[c] & (S->heads ? 3 : 1); /* head marks count only with heads on */
+        if ((owner & 1) == 0) p->own0 |= BIT(c);
+        if (owner & 2) p->head |= BIT(c);
         p->height[c] = heights[c];
         p->active += heights[c];
-        toggle(S, p, c, heights[c], owners[c] & 3);
+        toggle(S, p, c, heights[c], owner);
     }
     bank_groups(S, p, p->occ);
 }
@@ -500,18 +501,19 @@ static int bank_now(const SJSolver *S, const SJPos *p)
     return x;
 }
 
-/* sj_bounds, given bank_now(S, p) (margin only). */
+/* Bounds for a largest group of g (and x = bank_now(S, p), margin only). */
 static void bounds_with(const SJSolver *S, const SJPos *p, int x, int g, int *lo, int *hi);
 
-/* sj_bounds, given bank_now(S, p) (margin only). The largest group g is found only when
- * it could decide a cut-off of the window (alpha, beta): otherwise bounds with g at its
- * most (all active towers in one group) are returned, weaker but still sound. */
+/* sj_bounds, given x = bank_now(S, p) (margin only). In a null window the largest group g
+ * is found only when it could decide a cut-off: otherwise bounds with g at its most (all
+ * active towers in one group) are returned, weaker but still sound. (A wider window is
+ * narrowed by the bounds, so there they are exact.) */
 static void bounds(const SJSolver *S, const SJPos *p, int x, int alpha, int beta, int *lo, int *hi)
 {
     if (p->occ == 0) { *lo = *hi = eval_final(S, p); return; }
     int g_least = x > 2 ? x : 2; /* every active group holds two towers, and the pair banked now */
     bounds_with(S, p, x, g_least, lo, hi);
-    if (*lo < beta && *hi > alpha && *lo < *hi) {
+    if (beta == alpha + 1 && *lo < beta && *hi > alpha && *lo < *hi) {
         bounds_with(S, p, x, p->active, lo, hi);
         return;
     }

@@ -54,7 +54,7 @@ typedef struct {
     uint8_t height[SJ_MAX_CELLS];
     uint8_t best[2][2];    /* banked towers: [player][0] tallest, [1] second */
     uint8_t tempo[2];      /* spare moves in banked one-player groups */
-    uint8_t active;        /* total height of the active towers */
+    uint16_t active;       /* total height of the active towers */
     int side;              /* 0: first player to move, 1: second */
     uint64_t k1[SJ_MAX_SYMS], k2[SJ_MAX_SYMS]; /* Zobrist keys of active towers, one per symmetry */
 } SJPos;
@@ -112,7 +112,7 @@ SJSolver *sj_new_sharing(const SJSolver *owner);
 void sj_free(SJSolver *S);
 void sj_clear_table(SJSolver *S);
 
-/* Loads a full-board position (height 0 = empty; owner 0/1, plus 2 for a head-tower)
+/* Loads a full-board position (height 0 = empty; owner 0/1, plus 2 for a head-tower with heads on)
  * and reduces it. */
 void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t *owners, int side);
 

@@ -116,8 +116,11 @@ class Progress:
                 return
             self.last = now
             count = f"{done:,}" + (f" of {total:,}" if total is not None else "") + f" {self.unit}s"
-            print(f"[{time.strftime('%H:%M:%S')}] {self.label}: {count}" + (f", {note}" if note else ""),
-                  file=sys.stderr, flush=True)
+            try:
+                print(f"[{time.strftime('%H:%M:%S')}] {self.label}: {count}" + (f", {note}" if note else ""),
+                      file=sys.stderr, flush=True)
+            except OSError:  # the log went away (a closed pipe, a full disk): the work goes on
+                self.log = False
 
     def describe(self, label):
         self.label = label
@@ -141,13 +144,19 @@ class NodeProgress(Progress):
 
     def __init__(self, engine, quiet, label):
         super().__init__(quiet, label, "node", unit_scale=True)
-        self.start = time.monotonic()
+        self.engine, self.base, self.start = engine, engine.nodes, time.monotonic()
         if self.bar is not None or self.log:
             engine.set_progress(self.update)
 
     def update(self, nodes):
+        nodes -= self.base
         seconds = time.monotonic() - self.start
         self.show(nodes, note=f"{nodes / seconds / 1e6:.2f} M nodes/s" if self.log and seconds else "")
+
+    def close(self):
+        if self.bar is not None or self.log:
+            self.engine.set_progress(None)
+        super().close()
 
 
 def build_parser():

@@ -100,7 +100,7 @@ class BoardRun:
         # was journaled: the costliest finished probe's), not from the small first budget:
         # the small rounds would only re-ask, from scratch, what did not fit before.
         budget = first_budget
-        while budget < max(self.round_budget, self.largest_probe):
+        while budget < (self.round_budget or self.largest_probe):
             budget *= 4
         try:
             while not self.exact():
