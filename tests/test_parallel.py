@@ -235,7 +235,7 @@ def test_verify_catches_a_wrong_answer_in_the_run(tmp_path, monkeypatch):
     lied_about = {(tuple(first.play(m).heights), tuple(first.play(m).core_owners)) for m in first.legal_moves()}
     honest = parallel.prove
 
-    def prove(config, heights, owners, side, k, core=None):
+    def prove(config, heights, owners, side, k, budget=None, core=None):
         if (tuple(heights), tuple(owners)) in lied_about:
             return k, 1, 0.0
         return honest(config, heights, owners, side, k, core=core)
@@ -296,3 +296,43 @@ def test_a_verification_left_from_another_run_does_not_count(tmp_path):
     status = subprocess.run([sys.executable, "-m", "solver", "sanjego", "status", str(other)],
                             capture_output=True, text=True)
     assert status.returncode == 0 and "verified" not in status.stdout
+
+
+def test_split_sub_proofs_resume_and_verify(tmp_path):
+    """Sub-proofs over their node budget are split into their children (the C search checks
+    the budget every 2^20 nodes, so on 4x5 from depth 1 a few are); the splits are journaled,
+    rebuilt on resume, and the verification walks the deeper tree."""
+    board = Board.parse("4x5")
+    start = Position.start(board)
+    expected = Engine(board, table_mb=16).value(start)
+    run = tmp_path / "run"
+    r = subprocess.run(solve_cmd("4x5", "--run", str(run), "--workers", "1", "--depth", "1", "--table-mb", "16",
+                                 "--split-nodes", "1"), capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["value"] == expected and out["splits"] > 0
+    records = list(Journal(run / "journal.log").read())
+    splits = [rec for rec in records if "split" in rec]
+    assert len(splits) == out["splits"] and all(rec["nodes"] > 1 for rec in splits)
+    from solver.sanjego.parallel import open_run
+    from solver.sanjego.verify import leaf_paths
+    proof, _ = open_run(run)
+    assert proof.splits == out["splits"] and proof.intervals()[proof.root.key] == (expected, expected)
+    assert max(len(path) for path in leaf_paths(proof).values()) > 1  # leaves below the first ply
+    v = verify_cmd(run, "--json")
+    assert v.returncode == 0, v.stderr
+    assert json.loads(v.stdout)["ok"]
+    bad = subprocess.run(solve_cmd("4x3", "--split-nodes", "0"), capture_output=True, text=True)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_a_split_leaf_keeps_its_own_answers(tmp_path):
+    proof = ParallelProof(Engine(Board.parse("4x3"), table_mb=8), Position.start(Board.parse("4x3")), [], 1,
+                          workers=1)
+    leaf = proof.leaves[0]
+    proof.bounds[leaf.key] = [1, 3]
+    proof._apply({"split": leaf.key.hex(), "k": 2, "nodes": 5, "seconds": 0.1})
+    assert leaf.children and proof.splits == 1 and proof.nodes == 5
+    lo, hi = proof.intervals()[leaf.key]
+    assert lo >= 1 and hi <= 3
+    assert proof.solve() == Engine(Board.parse("4x3"), table_mb=8).value(Position.start(Board.parse("4x3")))

@@ -1,5 +1,6 @@
 """`python -m solver sanjego {solve,line,analyse,query,check-line,record,status,verify,perft,series,show,board,heads}`."""
 
+import argparse
 import json
 import os
 import sys
@@ -68,6 +69,10 @@ def add_parser(games):
                    help="plies from the position to the sub-proofs (default 2)")
     s.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="run the sub-proofs on a Dask distributed cluster, e.g. tcp://host:8786")
+    s.add_argument("--split-nodes", metavar="N", type=_node_count, default=None,
+                   help="abandon a sub-proof after N nodes (e.g. 2e9) and split its position into its "
+                        "children, which become sub-proofs (journaled), so that none has to outlast a "
+                        "session (default: no limit)")
     s.set_defaults(handler=cmd_solve)
     s = commands.add_parser("line", help="an optimal continuation to the end, numbered")
     common(s)
@@ -229,6 +234,17 @@ def _base_json(args, engine, moves, seconds):
     return out
 
 
+def _node_count(text):
+    """argparse type: a positive node count, also written like 2e9."""
+    try:
+        n = int(float(text))
+    except (ValueError, OverflowError):
+        raise argparse.ArgumentTypeError(f"not a node count: {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"a node count must be positive, not {text!r}")
+    return n
+
+
 class FrontierProgress(Progress):
     """Sub-proofs done of done + still needed, with the interval, the question and node rate."""
 
@@ -252,7 +268,8 @@ def solve_parallel(args, engine, position, moves):
     try:
         proof = ParallelProof(engine, position, moves, args.depth, run_dir=args.run, resume=args.resume,
                               workers=args.workers, scheduler=args.scheduler, progress=progress,
-                              table_mb=args.table_mb, start_heads=start_heads(engine.board, args.heads))
+                              table_mb=args.table_mb, start_heads=start_heads(engine.board, args.heads),
+                              split_nodes=args.split_nodes)
         value = proof.solve()
     except (CheckpointError, RuntimeError) as e:
         raise UsageError(str(e)) from None
@@ -262,7 +279,7 @@ def solve_parallel(args, engine, position, moves):
 
 
 def cmd_solve(args):
-    parallel = bool(args.workers or args.run or args.scheduler or args.resume)
+    parallel = bool(args.workers or args.run or args.scheduler or args.resume or args.split_nodes)
     # In a parallel proof the workers hold the tables; this process only needs bounds.
     engine, position, moves = _setup(args, table_mb=1 if parallel else None)
     t0 = time.perf_counter()
@@ -277,7 +294,7 @@ def cmd_solve(args):
     if args.json:
         out = _base_json(args, engine, moves, seconds)
         if proof is not None:
-            out.update(workers=proof.workers, subproofs=proof.subproofs, run=args.run)
+            out.update(workers=proof.workers, subproofs=proof.subproofs, splits=proof.splits, run=args.run)
         out["value"] = value_name(value, args.measure)
         out["to_move"] = None if position.is_over() else ("first" if position.side == FIRST else "second")
         print(json.dumps(out))
@@ -285,7 +302,8 @@ def cmd_solve(args):
         print(_header(args, engine, moves, position))
         print(f"value: {format_value(value, args.measure)}")
         if proof is not None:
-            print(f"sub-proofs: {proof.subproofs} on {proof.workers} workers, "
+            splits = f" ({proof.splits} split after too many nodes)" if proof.splits else ""
+            print(f"sub-proofs: {proof.subproofs}{splits} on {proof.workers} workers, "
                   f"{proof.cpu_seconds:.2f} s of worker time")
         if proof is not None and proof.nodes_before:
             session = proof.nodes - proof.nodes_before
@@ -324,7 +342,8 @@ def cmd_status(args):
     print(f"San Jego {board}{where}, {measure}, depth {manifest['depth']}: "
           + (f"value {format_value(lo, measure)}" if lo == hi else
              f"value in [{format_value(lo, measure)}, {format_value(hi, measure)}]"))
-    print(f"{out['subproofs']} sub-proofs, {out['nodes']:,} nodes, {out['cpu_seconds'] / 3600:.2f} CPU-hours, "
+    splits = f" ({out['splits']} split after too many nodes)" if out.get("splits") else ""
+    print(f"{out['subproofs']} sub-proofs{splits}, {out['nodes']:,} nodes, {out['cpu_seconds'] / 3600:.2f} CPU-hours, "
           f"{out['wall_seconds'] / 3600:.2f} hours of wall time")
     if verified:
         print(f"verified by a second run: seed {verified['seed']}, {verified['questions']} questions, "

@@ -7,7 +7,10 @@ children. The root value is found with null-window questions "is it >= k?",
 choosing k as the single-process solver does (gallop out from 0, then bisect).
 A question is answered by sending undecided leaves to the workers as
 null-window searches; each answer tightens that leaf's bounds and is appended to
-the run's journal before it counts. Leaves that earlier answers made irrelevant
+the run's journal before it counts. With a node budget per sub-proof
+(`split_nodes`), a search that exceeds it is abandoned and its leaf is split into
+its children, which become leaves themselves; the split is journaled too, so no
+sub-proof has to outlast a session, and the leaf keeps its earlier bounds. Leaves that earlier answers made irrelevant
 (a max node already has a child >= k, a min node one < k) are never sent:
 alpha-beta at the frontier.
 
@@ -53,14 +56,33 @@ def _get_core(config):
     return _core
 
 
-def prove(config, heights, owners, side, k, core=None):
-    """Worker task: one null-window search "value >= k?" on a leaf, with the given core
-    or this process's core for `config`.
+class _OverBudget(Exception):
+    pass
 
-    Returns (fail-soft result, nodes, seconds)."""
+
+def prove(config, heights, owners, side, k, budget=None, core=None):
+    """Worker task: one null-window search "value >= k?" on a leaf, with the given core
+    or this process's core for `config`, abandoned after `budget` nodes (if given).
+
+    Returns (fail-soft result or None when abandoned, nodes, seconds)."""
     core = core or _get_core(config)
     n0, t0 = core.nodes, time.perf_counter()
-    v = core.search(heights, owners, side, k - 1, k)
+    outer = core.progress
+
+    def check(nodes):
+        if outer is not None:
+            outer(nodes)
+        if nodes - n0 > budget:
+            raise _OverBudget
+
+    if budget is not None:
+        core.progress = check
+    try:
+        v = core.search(heights, owners, side, k - 1, k)
+    except _OverBudget:
+        v = None
+    finally:
+        core.progress = outer
     return v, core.nodes - n0, time.perf_counter() - t0
 
 
@@ -83,7 +105,7 @@ class Node:
 
 
 def build_frontier(root, depth, measure):
-    """The DAG of positions up to `depth` plies; returns (root node, leaves)."""
+    """The DAG of positions up to `depth` plies; returns (root node, leaves, {key: node})."""
     nodes, leaves = {}, []
 
     def build(position, d):
@@ -101,7 +123,7 @@ def build_frontier(root, depth, measure):
             node.children = [build(position.play(m), d - 1) for m in node.moves]
         return node
 
-    return build(root, depth), leaves
+    return build(root, depth), leaves, nodes
 
 
 class _Stopped(Exception):
@@ -177,10 +199,11 @@ class ParallelProof:
     """One run: frontier, bounds, journal, workers."""
 
     def __init__(self, engine, position, moves, depth, run_dir=None, resume=False, workers=None,
-                 scheduler=None, progress=None, table_mb=None, start_heads=()):
+                 scheduler=None, progress=None, table_mb=None, start_heads=(), split_nodes=None):
         """table_mb: the one transposition table that local workers share (default: the
         engine's size); each Dask worker process gets a table of this size. start_heads:
-        the heads variant's head cells before the first move (for the manifest)."""
+        the heads variant's head cells before the first move (for the manifest).
+        split_nodes: the node budget of one sub-proof (None: no limit), see the module."""
         self.engine = engine
         self.board = engine.board
         self.measure = engine.measure
@@ -189,15 +212,15 @@ class ParallelProof:
         self.scheduler = scheduler
         self.workers = workers or os.cpu_count() or 1
         self.progress = progress
-        self.root, self.leaves = build_frontier(position, depth, self.measure)
-        core = engine.core
+        self.split_nodes = split_nodes
+        self.root, self.leaves, self.tree = build_frontier(position, depth, self.measure)
         self.bounds = {}
         for leaf in self.leaves:
-            p = leaf.position
-            self.bounds[leaf.key] = list(core.bounds(p.heights, p.core_owners, p.side))
+            self._static_bounds(leaf)
         self.run = RunDir(run_dir) if run_dir else None
         self.nodes = self.cpu_seconds = 0
         self.subproofs = 0
+        self.splits = 0
         self.wall_before = 0.0  # wall time of earlier sessions of this run
         manifest = {"game": "sanjego", "board": board_spec(self.board), "measure": self.measure,
                     "moves": format_moves(self.board, moves), "depth": depth}
@@ -225,14 +248,45 @@ class ParallelProof:
         table_bytes = int((table_mb or engine.table_mb) * (1 << 20))
         self.config = (self.board.core_geometry(), self.measure, table_bytes, engine.seed, engine.heads)
 
+    def _static_bounds(self, leaf):
+        p = leaf.position
+        self.bounds[leaf.key] = list(self.engine.core.bounds(p.heights, p.core_owners, p.side))
+
     def _apply(self, record):
-        b = self.bounds.get(bytes.fromhex(record["key"]))
-        if b is None:
-            return
-        b[0], b[1] = max(b[0], record["lo"]), min(b[1], record["hi"])
+        if "split" in record:
+            node = self.tree.get(bytes.fromhex(record["split"]))
+            if node is None:
+                return
+            self._split(node)
+            self.splits += 1
+        else:
+            b = self.bounds.get(bytes.fromhex(record["key"]))
+            if b is None:
+                return
+            b[0], b[1] = max(b[0], record["lo"]), min(b[1], record["hi"])
+            self.subproofs += 1
         self.nodes += record["nodes"]
         self.cpu_seconds += record["seconds"]
-        self.subproofs += 1
+
+    def _split(self, leaf):
+        """Makes the leaf's children part of the frontier (the leaf keeps its bounds)."""
+        if leaf.children is not None or leaf.final is not None:
+            return
+        position = leaf.position
+        leaf.moves = ordered_moves(position)
+        leaf.children = []
+        for move in leaf.moves:
+            child_position = position.play(move)
+            key = child_position.canonical_key()
+            child = self.tree.get(key)
+            if child is None:
+                child = self.tree[key] = Node(child_position)
+                if child_position.is_over():
+                    child.final = child_position.score(self.measure)
+                else:
+                    self.leaves.append(child)
+                    self._static_bounds(child)
+            leaf.children.append(child)
 
     def frontier_entries(self):
         """(position, lo, hi) for every frontier position (leaves and the tree above
@@ -267,6 +321,9 @@ class ParallelProof:
                     ivs = [iv(c) for c in node.children]
                     pick = max if node.maximise else min
                     r = (pick(lo for lo, _ in ivs), pick(hi for _, hi in ivs))
+                    own = self.bounds.get(node.key)  # a split leaf's answers still hold
+                    if own is not None:
+                        r = (max(r[0], own[0]), min(r[1], own[1]))
                 memo[node.key] = r
             return r
 
@@ -346,7 +403,7 @@ class ParallelProof:
         lower bound."""
         memo = self.intervals()
         lo, hi = memo[self.root.key]
-        out = {"bounds": [lo, hi], "subproofs": self.subproofs, "nodes": self.nodes,
+        out = {"bounds": [lo, hi], "subproofs": self.subproofs, "splits": self.splits, "nodes": self.nodes,
                "cpu_seconds": round(self.cpu_seconds, 3), "wall_seconds": round(self.wall_before, 3)}
         if lo < hi:
             k = first_question(lo, hi)
@@ -385,7 +442,8 @@ class ParallelProof:
                 todo = self.schedule(k, memo, {key for key, fk in inflight.values() if fk == k})
                 for leaf in todo[:max(0, self.workers - len(inflight))]:
                     p = leaf.position
-                    inflight[pool.submit(self.config, p.heights, p.core_owners, p.side, k)] = (leaf.key, k)
+                    inflight[pool.submit(self.config, p.heights, p.core_owners, p.side, k,
+                                         self.split_nodes)] = (leaf.key, k)
                 if not inflight:
                     raise RuntimeError("internal error: undecided root with no work left")
                 if self.progress:
@@ -393,6 +451,12 @@ class ParallelProof:
                 for future in pool.wait(list(inflight)):
                     key, fk = inflight.pop(future)
                     v, nodes, seconds = future.result()
+                    if v is None:  # over budget
+                        record = {"split": key.hex(), "k": fk, "nodes": nodes, "seconds": round(seconds, 4)}
+                        if self.run is not None:
+                            self.run.journal.append(record)
+                        self._apply(record)
+                        continue
                     b = self.bounds[key]
                     record = {"key": key.hex(), "k": fk, "lo": b[0], "hi": b[1],
                               "nodes": nodes, "seconds": round(seconds, 4)}
@@ -417,7 +481,7 @@ class ParallelProof:
             self.export(os.path.join(self.run.path, "frontier.sjt"))
             self.run.write_result({"board": str(self.board), "measure": self.measure,
                                    "moves": format_moves(self.board, self.moves), "value": value,
-                                   "nodes": self.nodes, "subproofs": self.subproofs,
+                                   "nodes": self.nodes, "subproofs": self.subproofs, "splits": self.splits,
                                    "cpu_seconds": round(self.cpu_seconds, 3),
                                    "wall_seconds": round(self.wall_before + self.seconds, 3)})
         return value

@@ -37,7 +37,7 @@ def leaf_costs(records, k):
     """Nodes the first run spent on each leaf's question ">= k" (records: its journal)."""
     costs = {}
     for record in records:
-        if record.get("k") == k:
+        if record.get("k") == k and "key" in record:  # not a split
             key = bytes.fromhex(record["key"])
             costs[key] = costs.get(key, 0) + record["nodes"]
     return costs
@@ -59,9 +59,10 @@ def certificate(proof, k, at_least, costs):
             return found
         if not holds(node):
             raise CheckpointError("the run's journal does not prove its own result")
+        own = proof.bounds.get(node.key)  # a leaf, or a split leaf that kept its answers
         if node.final is not None:
             found = (0, frozenset())
-        elif node.children is None:
+        elif node.children is None or own is not None and (own[0] >= k if at_least else own[1] < k):
             found = (costs.get(node.key, 0), frozenset({node.key}))
         elif node.maximise == at_least:  # one good child suffices
             found = min((cert(c) for c in node.children if holds(c)), key=lambda e: e[0])
