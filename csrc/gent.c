@@ -286,6 +286,7 @@ int gt_probe(const GTSolver *S, const GTPos *p, int *lo, int *hi, uint16_t *move
 
 typedef struct {
     uint16_t move;
+    int16_t kid;   /* index of the child already played (ETC), or -1 */
     int score;
 } GTMove;
 
@@ -302,12 +303,13 @@ static int search(GTSolver *S, const GTPos *p, int alpha, int beta)
     if (S->stop) return 0;
     uint64_t open = open_edges(S, p, p->v);
     if (!open || !p->free) return 0;
+    GTEntry *bucket = bucket_of(S, p);
+    __builtin_prefetch(bucket); /* a table probe misses the caches: fetch while the bounds are found */
     /* The Tailor to move with a button beside one of his edges can take it now. */
     int lo = p->side == GT_TAILOR && (faces_beside(S, open) & p->free) ? S->deg[p->v] : 0;
     int hi = gt_upper_bound(S, p);
     if (lo >= beta) return lo; /* after a capture the window can lie below zero */
     if (hi <= alpha || lo == hi) return hi;
-    GTEntry *bucket = bucket_of(S, p);
     uint16_t hint = GT_NO_MOVE;
     for (int i = 0; i < 2; i++) {
         const GTEntry *e = &bucket[i];
@@ -345,6 +347,7 @@ static int search(GTSolver *S, const GTPos *p, int alpha, int beta)
         int j = i;
         while (j > 0 && moves[j - 1].score < score) { moves[j] = moves[j - 1]; j--; }
         moves[j].move = m;
+        moves[j].kid = -1;
         moves[j].score = score;
     }
 
@@ -353,15 +356,23 @@ static int search(GTSolver *S, const GTPos *p, int alpha, int beta)
      * ends the node before any child is searched. Near the leaves the extra probes cost more
      * than they save. */
     int big = __builtin_popcountll(p->live) >= S->etc_min_live;
+    GTPos kids[4 * GT_MAX + 8];
+    int gains[4 * GT_MAX + 8];
+    if (big)  /* play every move first and fetch the children's buckets all at once */
+        for (int i = 0; i < n; i++) {
+            gains[i] = gt_play(S, p, &kids[i], moves[i].move);
+            moves[i].kid = (int16_t)i;
+            __builtin_prefetch(bucket_of(S, &kids[i]));
+        }
     for (int i = 0; i < n && big; i++) {
-        GTPos q;
-        int gain = gt_play(S, p, &q, moves[i].move), clo, chi;
+        const GTPos *q = &kids[i];
+        int gain = gains[i], clo, chi;
         uint16_t cm;
         if (moves[i].score < (1 << 20)) { /* order by the bound after the move */
-            int ub = gain + gt_upper_bound(S, &q);
+            int ub = gain + gt_upper_bound(S, q);
             moves[i].score += (tailor ? ub : -ub) * ORDER_UB_WEIGHT;
         }
-        if (!gt_probe(S, &q, &clo, &chi, &cm)) continue;
+        if (!gt_probe(S, q, &clo, &chi, &cm)) continue;
         if (tailor && clo + gain >= beta) {
             store(S, bucket, p, clo + gain, hi, moves[i].move, 0);
             return clo + gain;
@@ -382,9 +393,16 @@ static int search(GTSolver *S, const GTPos *p, int alpha, int beta)
     int best = tailor ? -1 : 1 << 20;
     uint16_t best_move = GT_NO_MOVE;
     for (int i = 0; i < n; i++) {
-        GTPos q;
-        int gain = gt_play(S, p, &q, moves[i].move);
-        int v = gain + search(S, &q, alpha - gain, beta - gain);
+        GTPos played;
+        const GTPos *q = &played;
+        int gain;
+        if (moves[i].kid >= 0) {
+            q = &kids[moves[i].kid];
+            gain = gains[moves[i].kid];
+        } else {
+            gain = gt_play(S, p, &played, moves[i].move);
+        }
+        int v = gain + search(S, q, alpha - gain, beta - gain);
         if (S->stop) return 0;
         if (tailor ? v > best : v < best) { best = v; best_move = moves[i].move; }
         if (tailor) { if (v > alpha) alpha = v; }
