@@ -337,3 +337,15 @@ def test_heads_record_and_results_readme(tmp_path):
     assert record["verify"]["agreed"] and record["verify"]["nodes"] > 0
     readme = (tmp_path / "README.md").read_text()
     assert "## San Jego, heads variant" in readme and "| 4x2 | margin |" in readme
+
+
+def test_heads_record_reports_a_disagreement_as_failed(monkeypatch, tmp_path):
+    from solver.sanjego import heads
+
+    def disagree(*args, **kwargs):
+        raise heads.VerificationError("heads A1,B1: +1 by the first solve, +2 by the second")
+
+    monkeypatch.setattr(heads, "analyse", disagree)
+    r = cli("heads", "3x2", "--record", "--out", str(tmp_path))
+    assert r.returncode == 1 and r.stderr.startswith("verification FAILED: heads A1,B1")
+    assert not list(tmp_path.iterdir())
