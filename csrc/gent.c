@@ -305,8 +305,18 @@ static int search(GTSolver *S, const GTPos *p, int alpha, int beta)
     if (!open || !p->free) return 0;
     GTEntry *bucket = bucket_of(S, p);
     __builtin_prefetch(bucket); /* a table probe misses the caches: fetch while the bounds are found */
-    /* The Tailor to move with a button beside one of his edges can take it now. */
-    int lo = p->side == GT_TAILOR && (faces_beside(S, open) & p->free) ? S->deg[p->v] : 0;
+    /* The Tailor to move with a button beside one of his edges can take it now. Mr. Button
+     * to move can take at most one such button away, so with two the Tailor takes one next. */
+    uint64_t at_hand = faces_beside(S, open) & p->free;
+    int sure = p->side == GT_TAILOR ? at_hand != 0 : (at_hand & (at_hand - 1)) != 0;
+    if (!sure && at_hand) { /* one button at hand: sure when it cannot move away */
+        int f = __builtin_ctzll(at_hand);
+        uint64_t exits = S->fedges[f] & p->open;
+        sure = 1;
+        while (exits && sure)
+            if (!(p->free >> other_face(S, pop_lsb(&exits), f) & 1)) sure = 0;
+    }
+    int lo = sure ? S->deg[p->v] : 0;
     int hi = gt_upper_bound(S, p);
     if (lo >= beta) return lo; /* after a capture the window can lie below zero */
     if (hi <= alpha || lo == hi) return hi;
