@@ -119,7 +119,7 @@ class Progress:
             try:
                 print(f"[{time.strftime('%H:%M:%S')}] {self.label}: {count}" + (f", {note}" if note else ""),
                       file=sys.stderr, flush=True)
-            except OSError:  # the log went away (a closed pipe, a full disk): the work goes on
+            except (OSError, ValueError):  # the log went away (a closed pipe or file, a full disk): work on
                 self.log = False
 
     def describe(self, label):

@@ -116,3 +116,15 @@ def test_progress_lines_are_rate_limited(capsys):
     p.describe("renamed")
     p.show(3)
     assert capsys.readouterr().err.rstrip().endswith("renamed: 3 steps")
+
+
+def test_progress_outlives_its_log(monkeypatch):
+    import io
+    from solver.cli import Progress
+    log = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", log)
+    p = Progress(False, "job", "step", every=0)
+    p.show(1, 2)
+    log.close()
+    p.show(2, 2)  # writing to a closed log raises inside; the work must go on
+    assert p.log is False
