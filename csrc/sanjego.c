@@ -487,16 +487,12 @@ static int largest_group(const SJSolver *S, const SJPos *p)
  * other neighbours are all empty leaves it isolated. */
 static int bank_now(const SJSolver *S, const SJPos *p)
 {
-    int x = 0;
-    uint64_t mine = movable(p);
-    while (mine) {
-        int f = pop_lsb(&mine);
-        uint64_t targets = S->nb[f] & p->occ & ~p->head;
-        while (targets) {
-            int t = pop_lsb(&targets);
-            if ((S->nb[t] & p->occ & ~BIT(f)) == 0 && p->height[f] + p->height[t] > x)
-                x = p->height[f] + p->height[t];
-        }
+    uint8_t from[SJ_MAX_MOVES], to[SJ_MAX_MOVES];
+    int n = sj_moves(S, p, from, to), x = 0;
+    for (int i = 0; i < n; i++) {
+        int f = from[i], t = to[i];
+        if ((S->nb[t] & p->occ & ~BIT(f)) == 0 && p->height[f] + p->height[t] > x)
+            x = p->height[f] + p->height[t];
     }
     return x;
 }
