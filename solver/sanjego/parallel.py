@@ -10,9 +10,9 @@ null-window searches; each answer tightens that leaf's bounds and is appended to
 the run's journal before it counts. With a node budget per sub-proof
 (`split_nodes`), a search that exceeds it is abandoned and its leaf is split into
 its children, which become leaves themselves; the split is journaled too, so no
-sub-proof has to outlast a session, and the leaf keeps its earlier bounds. Leaves that earlier answers made irrelevant
-(a max node already has a child >= k, a min node one < k) are never sent:
-alpha-beta at the frontier.
+sub-proof has to outlast a session, and the leaf keeps its earlier bounds.
+Leaves that earlier answers made irrelevant (a max node already has a child
+>= k, a min node one < k) are never sent: alpha-beta at the frontier.
 
 Order matters because one answer can make others irrelevant. Within a node,
 moves that already decided other nodes of the frontier for the same question
@@ -104,26 +104,28 @@ class Node:
         self.final = None
 
 
+def grow(nodes, leaves, position, depth, measure):
+    """The node of `position` in the DAG `nodes` ({key: node}); a new one is expanded
+    `depth` plies, and the new unfinished nodes at the bottom are appended to `leaves`."""
+    key = position.canonical_key()
+    node = nodes.get(key)
+    if node is not None:
+        return node
+    node = nodes[key] = Node(position)
+    if position.is_over():
+        node.final = position.score(measure)
+    elif depth == 0:
+        leaves.append(node)
+    else:
+        node.moves = ordered_moves(position)
+        node.children = [grow(nodes, leaves, position.play(m), depth - 1, measure) for m in node.moves]
+    return node
+
+
 def build_frontier(root, depth, measure):
     """The DAG of positions up to `depth` plies; returns (root node, leaves, {key: node})."""
     nodes, leaves = {}, []
-
-    def build(position, d):
-        key = position.canonical_key()
-        node = nodes.get(key)
-        if node is not None:
-            return node
-        node = nodes[key] = Node(position)
-        if position.is_over():
-            node.final = position.score(measure)
-        elif d == 0:
-            leaves.append(node)
-        else:
-            node.moves = ordered_moves(position)
-            node.children = [build(position.play(m), d - 1) for m in node.moves]
-        return node
-
-    return build(root, depth), leaves, nodes
+    return grow(nodes, leaves, root, depth, measure), leaves, nodes
 
 
 class _Stopped(Exception):
@@ -272,21 +274,12 @@ class ParallelProof:
         """Makes the leaf's children part of the frontier (the leaf keeps its bounds)."""
         if leaf.children is not None or leaf.final is not None:
             return
-        position = leaf.position
+        position, new = leaf.position, []
         leaf.moves = ordered_moves(position)
-        leaf.children = []
-        for move in leaf.moves:
-            child_position = position.play(move)
-            key = child_position.canonical_key()
-            child = self.tree.get(key)
-            if child is None:
-                child = self.tree[key] = Node(child_position)
-                if child_position.is_over():
-                    child.final = child_position.score(self.measure)
-                else:
-                    self.leaves.append(child)
-                    self._static_bounds(child)
-            leaf.children.append(child)
+        leaf.children = [grow(self.tree, new, position.play(m), 0, self.measure) for m in leaf.moves]
+        for child in new:
+            self._static_bounds(child)
+        self.leaves.extend(new)
 
     def frontier_entries(self):
         """(position, lo, hi) for every frontier position (leaves and the tree above
