@@ -318,8 +318,7 @@ static void bank_groups(const SJSolver *S, SJPos *p, uint64_t candidates)
                 if (!S->reduce_groups) { candidates &= ~seed; continue; }
                 int mixed;
                 group = one_owner_group(S, p, seed, &mixed);
-                candidates &= ~group;
-                if (mixed) continue;
+                if (mixed) { candidates &= ~group; continue; }
             } else {
                 group = group_of(S, p->occ, seed);
             }
