@@ -336,3 +336,22 @@ def test_a_split_leaf_keeps_its_own_answers(tmp_path):
     lo, hi = proof.intervals()[leaf.key]
     assert lo >= 1 and hi <= 3
     assert proof.solve() == Engine(Board.parse("4x3"), table_mb=8).value(Position.start(Board.parse("4x3")))
+
+
+def test_a_waiting_run_sees_the_nodes_of_its_sub_proofs_in_flight():
+    # Progress of a run whose sub-proofs take hours must not wait for them to finish.
+    from solver.sanjego.parallel import LocalPool
+    board = Board(5, 4)
+    p = Position.start(board)
+    engine = Engine(board, "margin", table_mb=16)
+    config = (board.core_geometry(), "margin", 16 << 20, None, False)
+    pool = LocalPool(1, config)
+    future = pool.submit(config, p.heights, p.core_owners, p.side, 3)
+    seen, done = [], set()
+    while not done:
+        done = pool.wait([future], timeout=0.01)
+        seen.append(pool.live_nodes())
+    v, nodes, _ = future.result()
+    pool.close()
+    assert v < 3 and engine.value(p) == 2
+    assert 0 < max(seen) <= nodes and pool.live_nodes() == 0
