@@ -121,18 +121,26 @@ def test_record_from_a_finished_parallel_run(tmp_path):
     assert r.returncode == 0 and "verified" in r.stdout, r.stderr
     r = cli("record", "4x4", "--from-run", str(run), "--out", str(out), "--table-mb", "16")
     assert r.returncode == 0 and "verified by a second run" in r.stdout, r.stderr
-    check = json.loads((out / "4x4.json").read_text())["margin"]["verify"]
+    again = json.loads((out / "4x4.json").read_text())["margin"]
+    check = again["verify"]
     assert check["method"] == "certificate" and check["questions"] > 0 and check["nodes"] > 0
+    # The run is the same, so its line and table were kept, not computed again.
+    assert again["game"] == record["game"] and again["line_seconds"] == record["line_seconds"]
+    assert again["line_from"]["commit"] and "record" in again["line_from"]["command"]
 
 
-def test_check_line_takes_the_start_value_from_the_boards_table_and_searches_the_rest(tmp_path):
+def test_check_line_takes_values_and_bounds_from_the_boards_table_and_searches_the_rest(tmp_path):
     game = json.loads((RESULTS / "4x4.json").read_text())["margin"]["game"]
     r = cli("check-line", "4x4", game, "--json", "--table-mb", "16")
     out = json.loads(r.stdout)
-    assert r.returncode == 0 and out["keeps_value"] and out["start_from_table"] and out["nodes"] > 0
+    assert r.returncode == 0 and out["keeps_value"] and out["start_from_table"]
     assert out["table"].endswith("4x4-margin.sjt")
+    # The table holds this very line (the record's game), so nothing is searched: two
+    # answers per ply but the last, whose finished game is scored by the rules.
+    assert out["bounds_from_table"] == 2 * (len(replay(Board(4, 4), game)[1]) - 1) and out["nodes"] == 0
     searched = json.loads(cli("check-line", "4x4", game, "--json", "--table-mb", "16", "--no-table").stdout)
     assert searched["keeps_value"] and not searched["start_from_table"] and searched["nodes"] > out["nodes"]
+    assert searched["bounds_from_table"] == 0
     # A table whose start value is wrong cannot make a line pass: the first move is searched.
     from solver.sanjego.book import write_positions
     board = Board(4, 4)
@@ -141,6 +149,14 @@ def test_check_line_takes_the_start_value_from_the_boards_table_and_searches_the
     r = cli("check-line", "4x4", game, "--json", "--table-mb", "16", "--table", str(wrong))
     out = json.loads(r.stdout)
     assert r.returncode == 1 and out["first_bad_ply"] == 1 and out["value"] == 3 and out["value_after"] == 1
+    # Stored bounds settle only the questions they decide: [1, 5] after ply 1 answers ">= +1"
+    # there, and ">= +2" is searched.
+    after = replay(board, game)[1]
+    p1 = Position.start(board).play(after[0])
+    write_positions(str(wrong), board, "margin", [(Position.start(board), 1, 1), (p1, 1, 5)])
+    r = cli("check-line", "4x4", game, "--json", "--table-mb", "16", "--table", str(wrong))
+    out = json.loads(r.stdout)
+    assert r.returncode == 0 and out["bounds_from_table"] == 1
     r = cli("check-line", "4x4", game, "--table", str(RESULTS / "5x4-margin.sjt"))
     assert r.returncode == 2 and "5x4" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     r = cli("check-line", "4x4", game, "--table", str(tmp_path / "none.sjt"))

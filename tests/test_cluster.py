@@ -33,3 +33,16 @@ def test_unreachable_scheduler_is_a_clear_error():
            "tcp://127.0.0.1:9", "--quiet"]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_waiting_on_the_cluster_can_time_out(cluster):
+    # A run waits in short slices so that its progress stays live.
+    import time
+    from solver.sanjego.parallel import DaskPool
+    pool = DaskPool(cluster.scheduler_address)
+    try:
+        slow = pool.client.submit(time.sleep, 3, pure=False)
+        assert pool.wait([slow], timeout=0.2) == set() and pool.live_nodes() == 0
+        assert pool.wait([slow], timeout=30) == {slow}
+    finally:
+        pool.close()

@@ -144,20 +144,30 @@ def test_schedule_tries_deciding_moves_first_and_spreads_workers():
     first, second = root.children[0], root.children[1]
     # Pretend a later reply to the first move refuted it (< k); that reply,
     # where it is legal, must then be tried first after every other first move.
-    j = next(j for j, m in enumerate(first.moves) if j > 0 and m in second.moves[1:])
-    refuting_move = first.moves[j]
-    proof.bounds[first.children[j].key] = [-12, 0]
+    # (A reply to no other first move's node, so that it decides one node only; the
+    # first move may reach it by several replies, mirror images of each other.)
+    nodes = {id(n): n for n in root.children}.values()
+
+    def parents(c):
+        return sum(any(x is c for x in n.children) for n in nodes)
+
+    j = next(j for j, m in enumerate(first.moves) if j > 0 and m in second.moves[1:]
+             and parents(first.children[j]) == 1)
+    refuted = first.children[j]
+    deciders = {m for m, c in zip(first.moves, first.children) if c is refuted}
+    proof.bounds[refuted.key] = [-12, 0]
     memo = proof.intervals()
-    # The reply decided its node; the first moves leading to that node (it and its mirror
-    # image) failed at the root.
+    # The replies decided their node; the first moves leading to that node (it and its
+    # mirror image) failed at the root.
     to_first = {m for m, c in zip(root.moves, root.children) if c is first}
-    assert proof.deciding_moves(k, memo) == {(1, refuting_move): 1, **{(0, m): -1 for m in to_first}}
+    assert proof.deciding_moves(k, memo) == {**{(1, m): 1 for m in deciders}, **{(0, m): -1 for m in to_first}}
     order = proof.schedule(k, memo, busy=set())
     assert len({leaf.key for leaf in order}) == len(order)
     undecided = {leaf.key for leaf, _ in proof.undecided_leaves(k, memo)}
     assert {leaf.key for leaf in order} == undecided
     assert first.key not in {leaf.key for leaf in order}  # decided: all its leaves are irrelevant
-    assert order[0] is second.children[second.moves.index(refuting_move)]
+    assert order[0] is next(c for m, c in zip(second.moves, second.children) if m in deciders)
+    assert order[0] is not second.children[0]
     # The second pick is the first reply to another first move, not a sibling of the first.
     assert order[1] not in second.children
     assert proof.schedule(k, memo, busy={order[0].key})[0] is order[1]
@@ -336,3 +346,22 @@ def test_a_split_leaf_keeps_its_own_answers(tmp_path):
     lo, hi = proof.intervals()[leaf.key]
     assert lo >= 1 and hi <= 3
     assert proof.solve() == Engine(Board.parse("4x3"), table_mb=8).value(Position.start(Board.parse("4x3")))
+
+
+def test_a_waiting_run_sees_the_nodes_of_its_sub_proofs_in_flight():
+    # Progress of a run whose sub-proofs take hours must not wait for them to finish.
+    from solver.sanjego.parallel import LocalPool
+    board = Board(5, 4)
+    p = Position.start(board)
+    engine = Engine(board, "margin", table_mb=16)
+    config = (board.core_geometry(), "margin", 16 << 20, None, False)
+    pool = LocalPool(1, config)
+    future = pool.submit(config, p.heights, p.core_owners, p.side, 3)
+    seen, done = [], set()
+    while not done:
+        done = pool.wait([future], timeout=0.01)
+        seen.append(pool.live_nodes())
+    v, nodes, _ = future.result()
+    pool.close()
+    assert v < 3 and engine.value(p) == 2
+    assert 0 < max(seen) <= nodes and pool.live_nodes() == 0

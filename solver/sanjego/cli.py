@@ -92,10 +92,10 @@ def add_parser(games):
                    help="check only the moves after this many plies of the line (the start of a big "
                         "board may be too expensive)")
     s.add_argument("--table", metavar="PATH", default=None,
-                   help="take the value of the line's first position from this table when it holds it "
-                        "(default: the board's results/sanjego/WxH-MEASURE.sjt when there is one); "
-                        "every later position is searched")
-    s.add_argument("--no-table", action="store_true", help="search the first position too")
+                   help="take the value of the line's first position, and the bounds the table holds on "
+                        "later ones, from this table (default: the board's results/sanjego/WxH-MEASURE.sjt "
+                        "when there is one); whatever it does not settle is searched")
+    s.add_argument("--no-table", action="store_true", help="search every position, the first one too")
     s.set_defaults(handler=cmd_check_line)
     s = commands.add_parser("record", help="solve a board from the start, verify, and write results/")
     s.add_argument("board", type=_board, help=BOARD_HELP)
@@ -254,8 +254,8 @@ class FrontierProgress(Progress):
     def __call__(self, proof, todo, interval, k):
         rate = proof.nodes / proof.cpu_seconds / 1e6 if proof.cpu_seconds else 0
         self.show(proof.subproofs, proof.subproofs + todo,
-                  f"value in [{interval[0]}, {interval[1]}], asking >= {k}, {proof.nodes:,} nodes, "
-                  f"{rate:.2f} M nodes/s/worker")
+                  f"value in [{interval[0]}, {interval[1]}], asking >= {k}, "
+                  f"{proof.nodes + proof.live_nodes:,} nodes, {rate:.2f} M nodes/s/worker")
 
 
 def solve_parallel(args, engine, position, moves):
@@ -366,7 +366,7 @@ class VerifyProgress(Progress):
 
     def __call__(self, check):
         self.show(len(check.answered), len(check.questions),
-                  f"{check.nodes / 1e9:.2f} G nodes of about {check.estimate / 1e9:.2f} G")
+                  f"{(check.nodes + check.live_nodes) / 1e9:.2f} G nodes of about {check.estimate / 1e9:.2f} G")
 
 
 def cmd_verify(args):
@@ -557,6 +557,7 @@ def cmd_check_line(args):
         position = position.play(m)
     table, table_path = _open_board_table(args, engine)
     from_table = 0
+    bounds_from_table = 0
 
     def exact(p):
         """The value of the line's first position: the table's (a proof's result) when it
@@ -568,11 +569,33 @@ def cmd_check_line(args):
             return v
         return engine.value(p)
 
+    def stored_bounds(p):
+        """(lo, hi) the table holds on p's value (a proof's result), else None."""
+        from ..table import TableError
+        if table is None:
+            return None
+        try:
+            return table.bounds(p)
+        except KeyError:
+            return None
+        except TableError as e:
+            from ..cli import UsageError
+            raise UsageError(str(e)) from None
+
+    def at_least(p, v, bounds):
+        """Whether p's value is >= v: from the table's bounds when they settle it, else searched."""
+        nonlocal bounds_from_table
+        if bounds is not None and (bounds[0] >= v or bounds[1] < v):
+            bounds_from_table += 1
+            return bounds[0] >= v
+        return engine.at_least(p, v)
+
     def keeps(p, v):
-        """Whether p's value is v, by two null-window searches (the rules for a game over)."""
+        """Whether p's value is v, by two null-window questions (the rules for a game over)."""
         if p.is_over():
             return p.score(args.measure) == v
-        return engine.at_least(p, v) and not engine.at_least(p, v + 1)
+        bounds = stored_bounds(p)
+        return at_least(p, v, bounds) and not at_least(p, v + 1, bounds)
 
     t0 = time.perf_counter()
     try:
@@ -593,7 +616,7 @@ def cmd_check_line(args):
         out = _base_json(args, engine, before, seconds)
         out.update(value=value_name(value, args.measure), plies=len(played), from_ply=args.from_ply,
                    keeps_value=bad is None, game_over=line_position.is_over(),
-                   table=table_path, start_from_table=bool(from_table))
+                   table=table_path, start_from_table=bool(from_table), bounds_from_table=bounds_from_table)
         if bad:
             out.update(first_bad_ply=bad[0] + 1, first_bad_move=format_move(engine.board, bad[1]),
                        value_after=value_name(bad[2], args.measure))
@@ -608,8 +631,10 @@ def cmd_check_line(args):
         else:
             end = "the game is over" if line_position.is_over() else "the line stops before the end of the game"
             print(f"every move from ply {args.from_ply + 1} to {len(played)} keeps the value; {end}")
-        if from_table:
-            print(f"value after ply {args.from_ply} from the table {table_path}; every move after it searched")
+        if from_table or bounds_from_table:
+            start = f"value after ply {args.from_ply}" if from_table else "no start value"
+            print(f"{start} and {bounds_from_table} bound(s) on later positions from the table {table_path}; "
+                  "everything else searched")
         print(_stats(engine, seconds))
     return 0 if bad is None else 1
 

@@ -15,14 +15,24 @@ DEFAULT_TABLE_MB = 512
 
 
 def move_order(position, move):
-    """The core's ordering: onto the opponent first, then targets with more
-    occupied neighbours, then taller targets, then shorter movers."""
+    """The core's static ordering (csrc/sanjego.c), on the whole board: onto the opponent
+    first, then moves that take away more of the opponent's replies, taller targets,
+    shorter movers."""
     if move is None:
         return 0
     f, t = move
-    h = position.heights
-    neighbours = sum(1 for c in position.board.neighbours[t] if h[c])
-    return (256 if position.owners[t] != position.side else 0) + 8 * neighbours + 8 * h[t] - 2 * h[f]
+    h, o, side, heads, nbs = position.heights, position.owners, position.side, position.heads, position.board.neighbours
+
+    def theirs(c):
+        return h[c] and o[c] != side
+
+    def targetable(c):
+        return h[c] and c not in heads
+
+    taken = sum(1 for c in nbs[f] if theirs(c)) if targetable(f) else 0
+    if theirs(t):
+        taken += sum(1 for c in nbs[t] if c != f and targetable(c))
+    return (256 if theirs(t) else 0) + 8 * taken + 8 * h[t] - 2 * h[f]
 
 
 def ordered_moves(position):

@@ -128,6 +128,9 @@ def build_frontier(root, depth, measure):
     return grow(nodes, leaves, root, depth, measure), leaves, nodes
 
 
+PROGRESS_SECONDS = 10  # how often a waiting run looks at the nodes of its sub-proofs in flight
+
+
 class _Stopped(Exception):
     pass
 
@@ -142,6 +145,7 @@ class LocalPool:
         self.owner = _new_core(config)
         self.local = threading.local()
         self.cores = []
+        self.running = {}  # core -> its node count when its sub-proof in flight started
         self.stopping = threading.Event()
         self.executor = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="sanjego")
 
@@ -155,13 +159,22 @@ class LocalPool:
             core = self.local.core = Core(0, 0, share=self.owner)
             core.progress = self._check
             self.cores.append(core)
-        return prove(config, *args, core=core)
+        self.running[core] = core.nodes
+        try:
+            return prove(config, *args, core=core)
+        finally:
+            del self.running[core]
 
     def submit(self, *args):
         return self.executor.submit(self._prove, *args)
 
-    def wait(self, futures):
-        return concurrent.futures.wait(futures, return_when=concurrent.futures.FIRST_COMPLETED)[0]
+    def wait(self, futures, timeout=None):
+        """The futures done, waiting for at least one or `timeout` seconds (then maybe none)."""
+        return concurrent.futures.wait(futures, timeout, return_when=concurrent.futures.FIRST_COMPLETED)[0]
+
+    def live_nodes(self):
+        """Nodes searched so far by the sub-proofs in flight (read unlocked: for progress only)."""
+        return sum(core.nodes - start for core, start in list(self.running.items()))
 
     def close(self, abort=False):
         if abort:  # searches in flight stop within 2^20 nodes and are lost; finished ones are journaled
@@ -189,9 +202,15 @@ class DaskPool:
     def submit(self, *args):
         return self.client.submit(prove, *args, pure=False)
 
-    def wait(self, futures):
+    def wait(self, futures, timeout=None):
         from distributed import wait
-        return wait(list(futures), return_when="FIRST_COMPLETED").done
+        try:
+            return wait(list(futures), timeout=timeout, return_when="FIRST_COMPLETED").done
+        except TimeoutError:
+            return set()
+
+    def live_nodes(self):
+        return 0  # the cluster's workers report only finished sub-proofs
 
     def close(self, abort=False):
         self.client.close()
@@ -221,6 +240,7 @@ class ParallelProof:
             self._static_bounds(leaf)
         self.run = RunDir(run_dir) if run_dir else None
         self.nodes = self.cpu_seconds = 0
+        self.live_nodes = 0  # searched by the sub-proofs in flight, as last seen
         self.subproofs = 0
         self.splits = 0
         self.wall_before = 0.0  # wall time of earlier sessions of this run
@@ -440,8 +460,9 @@ class ParallelProof:
                 if not inflight:
                     raise RuntimeError("internal error: undecided root with no work left")
                 if self.progress:
+                    self.live_nodes = pool.live_nodes()
                     self.progress(self, len(todo), (lo, hi), k)
-                for future in pool.wait(list(inflight)):
+                for future in pool.wait(list(inflight), PROGRESS_SECONDS if self.progress else None):
                     key, fk = inflight.pop(future)
                     v, nodes, seconds = future.result()
                     if v is None:  # over budget

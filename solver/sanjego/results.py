@@ -124,6 +124,11 @@ def record_from_run(board, run_dir, table_mb, out_dir, log=print):
     value = result["value"]
     if proof.intervals()[proof.root.key] != (value, value):
         raise RuntimeError(f"{run_dir}: journal and result.json disagree")
+    reused = _earlier_line(out_dir, board, measure, run_dir, manifest, result)
+    if reused is not None:
+        log(f"{board} {measure}: {value} from {run_dir}; line and table kept from the earlier record of this run")
+        reused["verify"] = run_verification(proof, run_dir)
+        return measure, reused
     head, position = principal_line(proof)
     log(f"{board} {measure}: {value} from {run_dir}; completing the line after {len(head)} plies")
     t0 = time.perf_counter()
@@ -148,6 +153,27 @@ def record_from_run(board, run_dir, table_mb, out_dir, log=print):
                 "code_version": manifest.get("code_version")},
         "verify": run_verification(proof, run_dir),
     }
+
+
+def _earlier_line(out_dir, board, measure, run_dir, manifest, result):
+    """The earlier record of this measure when it came from this very run, finished as it
+    is now (same creation, value, sub-proofs and nodes) and its table is still there:
+    its line and table stand, so a re-record only has to take in the verification.
+    Returns that record with "line_from" saying which commit computed the line; else None."""
+    old = read_record(os.path.join(out_dir, f"{board}.json"))
+    entry = old and old.get(measure)
+    if not entry or not entry.get("run") or not os.path.exists(os.path.join(out_dir, entry["table"])):
+        return None
+    run = entry["run"]
+    same = (run.get("dir") == os.path.relpath(run_dir, REPO) and run.get("created") == manifest.get("created")
+            and entry["value"] == value_name(result["value"], measure)
+            and run.get("subproofs") == result["subproofs"] and entry["nodes"] >= result["nodes"])
+    if not same:
+        return None
+    entry = dict(entry)
+    prov = old.get("provenance", {})
+    entry.setdefault("line_from", {key: prov.get(key) for key in ("command", "commit", "date")})
+    return entry
 
 
 def run_verification(proof, run_dir):

@@ -20,7 +20,7 @@ import os
 import time
 
 from ..checkpoint import CheckpointError, RunDir, read_checked_json
-from .parallel import DaskPool, LocalPool
+from .parallel import PROGRESS_SECONDS, DaskPool, LocalPool
 from .board import board_spec
 from .notation import format_moves
 from .results import VERIFY_SEED
@@ -123,6 +123,7 @@ class Verification:
         manifest = dict(verify_manifest(proof), depth=proof.depth, value=self.value, seed=seed)
         self.answered = {}
         self.nodes = self.cpu_seconds = 0
+        self.live_nodes = 0  # searched by the questions in flight, as last seen
         self.wall_before = 0.0
         if self.dir.exists():
             self.dir.open(manifest)
@@ -164,8 +165,9 @@ class Verification:
                         future = pool.submit(self.config, p.heights, p.core_owners, p.side, k)
                         inflight[future] = (leaf, k, expected)
                     if self.progress:
+                        self.live_nodes = pool.live_nodes()
                         self.progress(self)
-                    for future in pool.wait(list(inflight)):
+                    for future in pool.wait(list(inflight), PROGRESS_SECONDS if self.progress else None):
                         leaf, k, expected = inflight.pop(future)
                         v, nodes, seconds = future.result()
                         record = {"key": leaf.key.hex(), "k": k, "expected": expected, "v": v,
