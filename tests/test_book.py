@@ -126,7 +126,14 @@ def test_record_from_a_finished_parallel_run(tmp_path):
     assert check["method"] == "certificate" and check["questions"] > 0 and check["nodes"] > 0
     # The run is the same, so its line and table were kept, not computed again.
     assert again["game"] == record["game"] and again["line_seconds"] == record["line_seconds"]
-    assert again["line_from"]["commit"] and "record" in again["line_from"]["command"]
+    assert again["line_from"]["commit"] and again["line_from"]["date"]
+    # Not when the table beside it is another one (here: a record of no run).
+    from solver.sanjego.book import write_positions
+    write_positions(str(out / "4x4-margin.sjt"), Board(4, 4), "margin", [(Position.start(Board(4, 4)), 1, 1)])
+    r = cli("record", "4x4", "--from-run", str(run), "--out", str(out), "--table-mb", "16")
+    assert r.returncode == 0, r.stderr
+    redone = json.loads((out / "4x4.json").read_text())["margin"]
+    assert "line_from" not in redone and redone["verify"] == check
 
 
 def test_check_line_takes_values_and_bounds_from_the_boards_table_and_searches_the_rest(tmp_path):
@@ -141,7 +148,8 @@ def test_check_line_takes_values_and_bounds_from_the_boards_table_and_searches_t
     searched = json.loads(cli("check-line", "4x4", game, "--json", "--table-mb", "16", "--no-table").stdout)
     assert searched["keeps_value"] and not searched["start_from_table"] and searched["nodes"] > out["nodes"]
     assert searched["bounds_from_table"] == 0
-    # A table whose start value is wrong cannot make a line pass: the first move is searched.
+    # A table is trusted for what it holds (--no-table trusts none): one holding only a wrong
+    # start value cannot make this line pass, since the first move is searched.
     from solver.sanjego.book import write_positions
     board = Board(4, 4)
     wrong = tmp_path / "wrong.sjt"

@@ -95,7 +95,9 @@ def add_parser(games):
                    help="take the value of the line's first position, and the bounds the table holds on "
                         "later ones, from this table (default: the board's results/sanjego/WxH-MEASURE.sjt "
                         "when there is one); whatever it does not settle is searched")
-    s.add_argument("--no-table", action="store_true", help="search every position, the first one too")
+    s.add_argument("--no-table", action="store_true",
+                   help="search every position, the first one too, trusting no table (a check "
+                        "independent of the proof that wrote the table)")
     s.set_defaults(handler=cmd_check_line)
     s = commands.add_parser("record", help="solve a board from the start, verify, and write results/")
     s.add_argument("board", type=_board, help=BOARD_HELP)
@@ -556,18 +558,13 @@ def cmd_check_line(args):
     for m in played[:args.from_ply]:
         position = position.play(m)
     table, table_path = _open_board_table(args, engine)
-    from_table = 0
     bounds_from_table = 0
 
     def exact(p):
-        """The value of the line's first position: the table's (a proof's result) when it
-        holds it exactly, else searched."""
-        nonlocal from_table
+        """(p's value, whether it came from the table): the table's (a proof's result)
+        when it holds it exactly, else searched."""
         v = table_get(table, p) if table is not None and not p.is_over() else None
-        if v is not None:
-            from_table = 1
-            return v
-        return engine.value(p)
+        return (v, True) if v is not None else (engine.value(p), False)
 
     def stored_bounds(p):
         """(lo, hi) the table holds on p's value (a proof's result), else None."""
@@ -600,12 +597,12 @@ def cmd_check_line(args):
     t0 = time.perf_counter()
     try:
         with NodeProgress(engine, args.quiet, f"San Jego {engine.board}"):
-            value = exact(position)
+            value, from_table = exact(position)
             bad = None
             for i in range(args.from_ply, len(played)):
                 child = position.play(played[i])
                 if not keeps(child, value):
-                    bad = (i, played[i], child.score(args.measure) if child.is_over() else engine.value(child))
+                    bad = (i, played[i], child.score(args.measure) if child.is_over() else exact(child)[0])
                     break
                 position = child
     finally:
@@ -633,7 +630,7 @@ def cmd_check_line(args):
             print(f"every move from ply {args.from_ply + 1} to {len(played)} keeps the value; {end}")
         if from_table or bounds_from_table:
             start = f"value after ply {args.from_ply}" if from_table else "no start value"
-            print(f"{start} and {bounds_from_table} bound(s) on later positions from the table {table_path}; "
+            print(f"{start} and {bounds_from_table} answer(s) on later positions from the table {table_path}; "
                   "everything else searched")
         print(_stats(engine, seconds))
     return 0 if bad is None else 1

@@ -157,23 +157,31 @@ def record_from_run(board, run_dir, table_mb, out_dir, log=print):
 
 def _earlier_line(out_dir, board, measure, run_dir, manifest, result):
     """The earlier record of this measure when it came from this very run, finished as it
-    is now (same creation, value, sub-proofs and nodes) and its table is still there:
-    its line and table stand, so a re-record only has to take in the verification.
-    Returns that record with "line_from" saying which commit computed the line; else None."""
-    old = read_record(os.path.join(out_dir, f"{board}.json"))
-    entry = old and old.get(measure)
-    if not entry or not entry.get("run") or not os.path.exists(os.path.join(out_dir, entry["table"])):
+    is now (same creation, value and sub-proofs), and its table file is the one written
+    with it (its header names the run, its size is the record's): that line and table
+    stand, so a re-record only has to take in the verification. Returns the record with
+    "line_from" (the commit and date in the table's header, which computed the line);
+    None when anything differs, and then the line is computed again."""
+    from ..table import TableError
+    from .book import open_table
+    old = read_record(os.path.join(out_dir, f"{board}.json")) or {}
+    entry = old.get(measure)
+    if not isinstance(entry, dict) or not isinstance(entry.get("run"), dict) or not entry.get("table"):
         return None
     run = entry["run"]
-    same = (run.get("dir") == os.path.relpath(run_dir, REPO) and run.get("created") == manifest.get("created")
-            and entry["value"] == value_name(result["value"], measure)
-            and run.get("subproofs") == result["subproofs"] and entry["nodes"] >= result["nodes"])
-    if not same:
+    if (run.get("dir") != os.path.relpath(run_dir, REPO) or run.get("created") != manifest.get("created")
+            or entry.get("value") != value_name(result["value"], measure)
+            or run.get("subproofs") != result["subproofs"]):
         return None
-    entry = dict(entry)
-    prov = old.get("provenance", {})
-    entry.setdefault("line_from", {key: prov.get(key) for key in ("command", "commit", "date")})
-    return entry
+    try:
+        with open_table(os.path.join(out_dir, entry["table"])) as table:
+            written, count = table.table.header.get("provenance") or {}, len(table)
+    except (TableError, OSError, ValueError):
+        return None
+    same_run = written.get("run") and os.path.relpath(written["run"], REPO) == os.path.relpath(run_dir, REPO)
+    if not same_run or count != entry.get("table_positions"):
+        return None
+    return dict(entry, line_from={"commit": written.get("commit"), "date": written.get("date")})
 
 
 def run_verification(proof, run_dir):
