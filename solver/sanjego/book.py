@@ -52,6 +52,13 @@ class SanJegoTable:
         except KeyError:
             return default
 
+    def get_bounds(self, moves, default=None):
+        """(lo, hi) stored for the position after `moves`, or default when absent."""
+        try:
+            return self.bounds(moves)
+        except KeyError:
+            return default
+
     def __len__(self):
         return len(self.table)
 

@@ -525,12 +525,13 @@ def open_board_table(path, board, measure):
     return table
 
 
-def table_get(table, position):
-    """table.get, with a damaged block reported as bad input (exit status 2)."""
+def table_get(table, position, bounds=False):
+    """table.get (table.get_bounds with `bounds`), with a damaged block reported as bad
+    input (exit status 2)."""
     from ..cli import UsageError
     from ..table import TableError
     try:
-        return table.get(position)
+        return table.get_bounds(position) if bounds else table.get(position)
     except TableError as e:
         raise UsageError(str(e)) from None
 
@@ -566,19 +567,6 @@ def cmd_check_line(args):
         v = table_get(table, p) if table is not None and not p.is_over() else None
         return (v, True) if v is not None else (engine.value(p), False)
 
-    def stored_bounds(p):
-        """(lo, hi) the table holds on p's value (a proof's result), else None."""
-        from ..table import TableError
-        if table is None:
-            return None
-        try:
-            return table.bounds(p)
-        except KeyError:
-            return None
-        except TableError as e:
-            from ..cli import UsageError
-            raise UsageError(str(e)) from None
-
     def at_least(p, v, bounds):
         """Whether p's value is >= v: from the table's bounds when they settle it, else searched."""
         nonlocal bounds_from_table
@@ -591,7 +579,7 @@ def cmd_check_line(args):
         """Whether p's value is v, by two null-window questions (the rules for a game over)."""
         if p.is_over():
             return p.score(args.measure) == v
-        bounds = stored_bounds(p)
+        bounds = table_get(table, p, bounds=True) if table is not None else None
         return at_least(p, v, bounds) and not at_least(p, v + 1, bounds)
 
     t0 = time.perf_counter()
