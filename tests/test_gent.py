@@ -69,6 +69,7 @@ def test_outer_face_by_cycle_in_any_rotation_or_direction():
     ([[1, "a"]], CUBE_FACES, "pair of integers"),
     (CUBE_EDGES, [[1, 2]], "at least 3"),
     (CUBE_EDGES, CUBE_FACES[:5] + [[4, 1, 9, 8]], "on no edge"),
+    ([[-1, 2], [2, 3], [3, -1]], [[-1, 2, 3], [3, 2, -1]], "negative vertex label"),
 ])
 def test_bad_graphs_are_refused(edges, faces, message):
     with pytest.raises(GraphError, match=message):
@@ -271,6 +272,23 @@ def test_cli_solve_json_on_a_graph_file():
     assert len(json.loads(r.stdout)["equivalent_outer"]) == 6
 
 
+def test_cli_one_start_vertex_runs_and_resumes(tmp_path):
+    graph = str(DATA / "gent" / "pyramid.json")
+    b = Board(load_graph(graph), "1-2-3-4")
+    ref = reference.start_values(b)
+    args = ("solve", "--graph", graph, "--outer", "1-2-3-4", "--start", "5", "--run", str(tmp_path / "r"), "--json")
+    r = run(*args)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["value"] == ref[b.graph.parse_vertex("5")] and out["start_values"] == {"5": out["value"]}
+    assert "match" not in out  # one start's value is not the game's
+    assert json.loads(run(*args, "--resume").stdout)["start_values"] == {"5": out["value"]}
+    r = run("solve", "--graph", graph, "--outer", "1-2-3-4", "--start", "1", "--run", str(tmp_path / "r"), "--resume")
+    assert r.returncode == 2 and "starts" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    r = run("solve", "--graph", graph, "--outer", "1-2-3-4", "--moves", "@5 5-1", "--run", str(tmp_path / "s"))
+    assert r.returncode == 2 and "drop the other --moves" in r.stderr
+
+
 def test_cli_line_analyse_show_info():
     r = run("line", "cube", "--outer", "1-2-3-4", "--json")
     out = json.loads(r.stdout)
@@ -382,4 +400,50 @@ def test_resumed_board_run_keeps_its_node_budget(tmp_path):
             BoardRun(Engine(b, 4), run_dir=old, resume=True).run.journal.append(r)
     resumed = BoardRun(Engine(b, 4), run_dir=old, resume=True)
     assert resumed.round_budget == 0 and resumed.largest_probe == max(
-        r["nodes"] for r in run.run.journal.read() if "nodes" in r)
+        r["nodes"] for r in run.run.journal.read() if "nodes" in r and not r.get("abandoned"))
+
+
+def test_board_run_journals_its_commit_and_abandoned_work(tmp_path):
+    from solver.provenance import commit
+    class EveryOtherProbeOverBudget:
+        def __init__(self, core):
+            self.core, self.progress, self.calls = core, None, 0
+
+        def __getattr__(self, name):
+            return getattr(self.core, name)
+
+        def search(self, *args):
+            self.calls += 1
+            if self.calls % 2:
+                self.core.search(*args)
+                self.progress(self.core.nodes + (1 << 40))  # raises: over any budget
+            return self.core.search(*args)
+
+    b = Board(load_graph(str(DATA / "gent" / "wheel5.json")), 0)
+    engine = Engine(b, 4)
+    engine.core = EveryOtherProbeOverBudget(engine.core)
+    run = BoardRun(engine, run_dir=tmp_path / "run")
+    run.solve()
+    records = [r for r in run.run.journal.read() if "start" in r]
+    abandoned = [r for r in records if r.get("abandoned")]
+    assert abandoned and all(r["commit"] == commit() for r in records)
+    again = BoardRun(Engine(b, 4), run_dir=tmp_path / "run", resume=True)
+    assert again.nodes == sum(r["nodes"] for r in records) and again.abandoned == len(abandoned)
+    assert again.probes == len(records) - len(abandoned) and again.commits == {commit()}
+
+
+@pytest.mark.parametrize("outer", range(5))
+def test_value_only_board_run_proves_the_value_first(outer):
+    # On the pyramid the start vertices differ (10 or 13), so the value needs less than all of them.
+    b = Board(load_graph(str(DATA / "gent" / "pyramid.json")), outer)
+    truth = reference.start_values(b)
+    full = BoardRun(Engine(b, 4))
+    full.solve()
+    run = BoardRun(Engine(b, 4))
+    result = run.solve(value_only=True)
+    assert result["value"] == min(truth) == full.value_bounds()[0]
+    for v, (lo, hi) in run.start_bounds().items():
+        assert lo <= truth[v] <= hi
+    assert run.nodes <= full.nodes
+    assert all(result["start_values"][b.graph.vertex_name(v)] == truth[v]
+               for v, (lo, hi) in run.start_bounds().items() if lo == hi)

@@ -42,6 +42,9 @@ class PlaneGraph:
             if (not isinstance(e, list) or len(e) != 2
                     or not all(isinstance(x, int) and not isinstance(x, bool) for x in e)):
                 raise GraphError(f"{name}: edge {e!r} is not a pair of integers")
+            if e[0] < 0 or e[1] < 0:
+                # Cycles (--outer 1-2-7-3) and moves (7-14) are written with "-" between labels.
+                raise GraphError(f"{name}: edge {e!r} has a negative vertex label; labels must be 0 or more")
             if e[0] == e[1]:
                 raise GraphError(f"{name}: edge {e[0]}-{e[1]} is a loop")
             pairs.append((e[0], e[1]))

@@ -69,6 +69,9 @@ def add_parser(games):
     common(s)
     s.add_argument("--run", metavar="DIR", default=None, help="run directory (manifest and journal)")
     s.add_argument("--resume", action="store_true", help="continue the run in --run DIR")
+    s.add_argument("--value-only", action="store_true",
+                   help="stop once the game's value is proven (the other start vertices keep the "
+                        "bounds that proof needed); by default every start vertex is solved")
     s.add_argument("--ask-above", metavar="K", type=int, default=None,
                    help="ask every start first whether its value is above K (a cheap way to upper "
                         "bounds when K is well above the value), then bisect as usual")
@@ -188,30 +191,36 @@ def cmd_solve(args):
         raise UsageError("--resume needs --run DIR")
     engine = make_engine(args, board)
     t0 = time.perf_counter()
-    if position.vertex is not None:
+    just_start = len(moves) == 1 and position.vertex is not None
+    if position.vertex is not None and not (args.run and just_start):
         if args.run:
-            raise UsageError("--run solves a board from its start; drop --moves/--start")
+            raise UsageError("--run solves a board from its start, or from one start vertex; "
+                             "drop the other --moves")
         with Progress(engine, args.quiet, "solving"):
             value = engine.value(position)
         result = {"value": value}
+        if just_start:
+            result["start_values"] = {board.graph.vertex_name(position.vertex): value}
     else:
+        starts = {position.vertex} if just_start else None
         try:
-            run = BoardRun(engine, run_dir=args.run, resume=args.resume)
+            run = BoardRun(engine, starts=starts, run_dir=args.run, resume=args.resume)
         except CheckpointError as e:
             raise UsageError(str(e))
         with Progress(engine, args.quiet, "solving") as progress:
             def on_probe(v, k):
                 progress.describe(f"start {board.graph.vertex_name(v)}: score > {k}?")
             try:
-                result = run.solve(on_probe, ask_above=args.ask_above)
+                result = run.solve(on_probe, ask_above=args.ask_above, value_only=args.value_only)
             except KeyboardInterrupt:
                 lo, hi = run.value_bounds()
                 print(f"stopped: value proven in [{lo}, {hi}]"
                       + (f"; resume with --run {args.run} --resume" if args.run else ""),
                       file=sys.stderr)
                 raise
-        result["match"] = (f"both players score {result['value']} as Tailor; "
-                           f"{match_result(result['value'], result['value'])}")
+        if not just_start:
+            result["match"] = (f"both players score {result['value']} as Tailor; "
+                               f"{match_result(result['value'], result['value'])}")
     seconds = time.perf_counter() - t0
     g = board.graph
     same_outer = next(c for c in g.face_classes() if board.outer in c)
@@ -224,8 +233,9 @@ def cmd_solve(args):
         print(json.dumps(out))
         return 0
     print(_header(board, moves, position))
-    if "start_values" in out:
-        print("start values: " + " ".join(f"{v}:{x}" for v, x in out["start_values"].items()))
+    if "match" in out:
+        bounds = out.get("start_bounds") or {v: (x, x) for v, x in out["start_values"].items()}
+        print("start values: " + " ".join(f"{v}:{a}" if a == b else f"{v}:{a}..{b}" for v, (a, b) in bounds.items()))
         print(f"value: {out['value']} (Mr. Button starts the thimble on "
               + ", ".join(v for v, x in out["start_values"].items() if x == out["value"]) + ")")
         print(f"match: {out['match']}")
@@ -317,7 +327,8 @@ def cmd_status(args):
           + (f"value {lo}" if lo == hi else f"value proven in [{lo}, {hi}]"))
     print("start vertices: " + " ".join(f"{v}:{a}" if a == b else f"{v}:{a}..{b}"
                                         for v, (a, b) in rec["start_bounds"].items()))
-    print(f"{rec['probes']} probes, {rec['nodes']:,} nodes, {rec['cpu_seconds']} s of search")
+    print(f"{rec['probes']} probes ({rec['abandoned_probes']} more abandoned over budget), "
+          f"{rec['nodes']:,} nodes, {rec['cpu_seconds']} s of search")
     return 0
 
 

@@ -2,7 +2,8 @@
 
 A record is written from a run directory's journal only (never typed in): per start vertex the
 proven bounds on the Tailor's score, the game's bounds (Mr. Button picks the start), nodes and
-CPU time summed over every finished probe, and the machine, commit and date of the recording.
+CPU time summed over every probe (abandoned ones too, where the journal has them), the commits
+that computed the probes, and the machine, commit and date of the recording.
 An exact board also gets an optimal game, and its value is solved once more from scratch with
 a fresh table as an independent check.
 """
@@ -45,7 +46,10 @@ def status(run_dir, graph_source=None, table_mb=64):
         "game": "gent", "graph": g.name, "outer": g.face_text(board.outer),
         "exact": run.exact(), "value_bounds": [lo, hi],
         "start_bounds": {g.vertex_name(v): list(b) for v, b in run.start_bounds().items()},
-        "probes": run.probes, "nodes": run.nodes, "cpu_seconds": round(run.seconds, 1),
+        "probes": run.probes, "abandoned_probes": run.abandoned,
+        "nodes": run.nodes, "cpu_seconds": round(run.seconds, 1),
+        # The code that proved the probes (journals from before session 8 did not say).
+        "probe_commits": sorted(run.commits),
         "run": rel_run, "created": manifest.get("created"),
         "command": (f"python -m solver gent solve {graph_source or g.name} --outer {g.face_text(board.outer)} "
                     f"--run {rel_run} --resume")}
@@ -90,7 +94,9 @@ def write_readme(out_dir=DEFAULT_DIR):
         starts = " ".join(f"{v}:{a}" if a == b else f"{v}:{a}..{b}" for v, (a, b) in r["start_bounds"].items())
         lines.append(f"| {r['graph']} | {r['outer']} | {value} | {starts} | {r['probes']} | {r['nodes']:,} "
                      f"| {r['cpu_seconds']} | {r['commit']} | {r['recorded']} | {r['cores']} |")
-        commands.append(f"- {r['graph']}, outer {r['outer']}: `{r['command']}`")
+        code = r.get("probe_commits") or []
+        commands.append(f"- {r['graph']}, outer {r['outer']}: `{r['command']}`"
+                        + (f" (probes computed at commit {', '.join(code)})" if code else ""))
     lines += ["", "## Commands (each continues or re-checks its run)", ""] + commands
     games = [r for r in rows if r.get("optimal_game")]
     if games:

@@ -13,6 +13,7 @@ import time
 
 from .. import __version__
 from ..checkpoint import RunDir
+from ..provenance import commit
 from .position import Position, Start
 
 
@@ -41,6 +42,8 @@ class BoardRun:
         self.probes = 0
         self.largest_probe = 0  # nodes of the costliest finished probe
         self.round_budget = 0   # the largest node budget a round has used
+        self.abandoned = 0      # probes given up over budget (their nodes and time count too)
+        self.commits = set()    # the code that proved the journal's probes
         self.run = RunDir(run_dir) if run_dir else None
         manifest = {"game": "gent", "graph": g.name, "graph_digest": graph_digest(g),
                     "outer": g.face_text(board.outer),
@@ -58,17 +61,26 @@ class BoardRun:
         if "round_budget" in record:
             self.round_budget = max(self.round_budget, record["round_budget"])
             return
+        self.nodes += record["nodes"]
+        self.seconds += record["seconds"]
+        if "commit" in record:
+            self.commits.add(record["commit"])
+        if record.get("abandoned"):
+            self.abandoned += 1
+            return
         v = self.board.graph.parse_vertex(record["start"])
         b = self.bounds.get(v)
         if b is not None:
             b[0], b[1] = max(b[0], record["lo"]), min(b[1], record["hi"])
-        self.nodes += record["nodes"]
-        self.seconds += record["seconds"]
         self.probes += 1
         self.largest_probe = max(self.largest_probe, record["nodes"])
 
     def exact(self):
         return all(lo == hi for lo, hi in self.bounds.values())
+
+    def value_known(self):
+        lo, hi = self.value_bounds()
+        return lo == hi
 
     def value_bounds(self):
         """Proven bounds on the game's value over the chosen start vertices."""
@@ -84,8 +96,11 @@ class BoardRun:
                     out[v] = tuple(self.bounds[cls[0]])
         return dict(sorted(out.items()))
 
-    def solve(self, on_probe=None, first_budget=1 << 24, ask_above=None):
-        """Probes until every start class is exact. Rounds go over the unfinished classes,
+    def solve(self, on_probe=None, first_budget=1 << 24, ask_above=None, value_only=False):
+        """Probes until every start class is exact (with `value_only`, until the game's value
+        is). The game's value comes first: while it is open, a class whose lower bound already
+        reaches the game's upper bound is skipped (Mr. Button would not pick it), and the others
+        are asked only below that bound. Rounds go over the unfinished classes,
         each probe limited to a node budget that grows fourfold per round, so that bounds for
         all starts improve together and no single hard question holds up the rest. A probe
         over budget is abandoned (not recorded). With `ask_above` = K a class whose bounds
@@ -103,7 +118,7 @@ class BoardRun:
         while budget < (self.round_budget or self.largest_probe):
             budget *= 4
         try:
-            while not self.exact():
+            while not (self.value_known() if value_only else self.exact()):
                 if self.run is not None and budget > self.round_budget:
                     self.run.journal.append({"round_budget": budget})
                     self.round_budget = budget
@@ -114,9 +129,11 @@ class BoardRun:
         finally:
             core.progress = display
         lo, hi = self.value_bounds()
-        result = {"value": lo, "start_values": {self.board.graph.vertex_name(v): lo_v
-                                                for v, (lo_v, _) in self.start_bounds().items()},
+        names = self.board.graph.vertex_name
+        result = {"value": lo, "start_values": {names(v): a for v, (a, b) in self.start_bounds().items() if a == b},
                   "nodes": self.nodes, "seconds": round(self.seconds, 3)}
+        if not self.exact():
+            result["start_bounds"] = {names(v): list(b) for v, b in self.start_bounds().items()}
         if self.run is not None:
             self.run.write_result(result)
         return result
@@ -124,8 +141,12 @@ class BoardRun:
     def _probe_class(self, v, key, budget, on_probe, display, ask_above=None):
         core = self.engine.core
         b = self.bounds[v]
-        while b[0] < b[1]:
-            k = ask_above if ask_above is not None and b[0] <= ask_above < b[1] else (b[0] + b[1]) // 2
+        while True:
+            # Until the game's value is known, only scores below its upper bound matter.
+            top = b[1] if self.value_known() else min(b[1], self.value_bounds()[1])
+            if b[0] >= top:
+                return
+            k = ask_above if ask_above is not None and b[0] <= ask_above < top else (b[0] + top) // 2
             if on_probe:
                 on_probe(v, k)
             n0, t0 = core.nodes, time.perf_counter()
@@ -140,10 +161,18 @@ class BoardRun:
             try:
                 r = core.search(key, k, k + 1)
             except _OverBudget:
+                # Kept in the journal so that the effort spent is on record, not only the proofs.
+                record = {"start": self.board.graph.vertex_name(v), "k": k, "abandoned": True,
+                          "nodes": core.nodes - n0, "seconds": round(time.perf_counter() - t0, 3),
+                          "commit": commit()}
+                if self.run is not None:
+                    self.run.journal.append(record)
+                self._apply(record)
                 return
             lo, hi = (b[0], r) if r <= k else (r, b[1])
             record = {"start": self.board.graph.vertex_name(v), "k": k, "lo": lo, "hi": hi,
-                      "nodes": core.nodes - n0, "seconds": round(time.perf_counter() - t0, 3)}
+                      "nodes": core.nodes - n0, "seconds": round(time.perf_counter() - t0, 3),
+                      "commit": commit()}
             if self.run is not None:
                 self.run.journal.append(record)
             self._apply(record)
