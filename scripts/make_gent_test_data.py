@@ -44,6 +44,9 @@ def main():
                         break
                     p = p.play(rng.choice(moves))
                 samples.append(p)
+            if name in ("cube", "octahedron") and outer == 0:
+                # Every face of these is equivalent: the starts, one per class, on the first face.
+                samples += [Position.started(board, c[0]) for c in board.start_classes()]
             for p in samples:
                 value = reference.future_value(p)
                 lines.append(f"{name} {g.face_text(outer)} {g.vertex_name(p.vertex)} {p.sewn:x} "

@@ -209,7 +209,8 @@ def cmd_solve(args):
             raise UsageError(str(e))
         with Progress(engine, args.quiet, "solving") as progress:
             def on_probe(v, k):
-                progress.describe(f"start {board.graph.vertex_name(v)}: score > {k}?")
+                lo, hi = run.value_bounds()
+                progress.describe(f"value in [{lo}, {hi}]; start {board.graph.vertex_name(v)}: score > {k}?")
             try:
                 result = run.solve(on_probe, ask_above=args.ask_above, value_only=args.value_only)
             except KeyboardInterrupt:

@@ -3,8 +3,10 @@
 The value of the game is the minimum over start vertices (Mr. Button chooses) of the Tailor's
 score. Each start vertex of a symmetry class is solved once by bisection on the score; every
 finished probe ("is the value above k?") narrows that start's bounds and, with a run
-directory, is appended to the journal before it counts. A stopped run loses at most the probe
-in flight, and a run stopped for good still leaves proven bounds.
+directory, is appended to the journal before it counts. A probe too big for its round's node
+budget is split into its children's questions (proof.py), and those answers are journaled
+too. A stopped run loses at most the search in flight, and a run stopped for good still
+leaves proven bounds.
 """
 
 import hashlib
@@ -15,6 +17,10 @@ from .. import __version__
 from ..checkpoint import RunDir
 from ..provenance import commit
 from .position import Position, Start
+from .proof import Prover
+
+# How many levels a question over budget is split in one round; what they decide is journaled.
+SPLIT_LEVELS = 3
 
 
 def graph_digest(graph):
@@ -25,8 +31,10 @@ def graph_digest(graph):
 class BoardRun:
     """Bounds on every start class's value, narrowed probe by probe."""
 
-    def __init__(self, engine, starts=None, run_dir=None, resume=False):
+    def __init__(self, engine, starts=None, run_dir=None, resume=False, split_levels=SPLIT_LEVELS):
         self.engine = engine
+        self.prover = Prover(engine, self._record)
+        self.split_levels = split_levels
         board = self.board = engine.board
         g = board.graph
         wanted = set(range(len(g.labels)) if starts is None else starts)
@@ -34,9 +42,12 @@ class BoardRun:
         self.wanted = wanted
         p0 = Position.initial(board)
         self.bounds = {}
+        self.start_of_key = {}
         for cls in self.classes:
-            p = p0.play(Start(cls[0]))
-            self.bounds[cls[0]] = [0, engine.core.upper_bound(p.key())]
+            key = p0.play(Start(cls[0])).key()
+            # One list: the class's bounds are the prover's bounds on its start position.
+            self.bounds[cls[0]] = self.prover.bounds(key)
+            self.start_of_key[key] = cls[0]
         self.nodes = 0
         self.seconds = 0.0
         self.probes = 0
@@ -57,6 +68,17 @@ class BoardRun:
                 self.run.create(dict(manifest, code_version=__version__,
                                      created=time.strftime("%Y-%m-%dT%H:%M:%S%z")))
 
+    def _record(self, record):
+        """Journal (with a run directory) and apply one answer of the prover."""
+        record["commit"] = commit()
+        v = self.start_of_key.get(tuple(record["key"]))
+        if v is not None:  # a start position: written as before there were other positions
+            record = {"start": self.board.graph.vertex_name(v),
+                      **{name: x for name, x in record.items() if name != "key"}}
+        if self.run is not None:
+            self.run.journal.append(record)
+        self._apply(record)
+
     def _apply(self, record):
         if "round_budget" in record:
             self.round_budget = max(self.round_budget, record["round_budget"])
@@ -68,12 +90,15 @@ class BoardRun:
         if record.get("abandoned"):
             self.abandoned += 1
             return
-        v = self.board.graph.parse_vertex(record["start"])
-        b = self.bounds.get(v)
-        if b is not None:
-            b[0], b[1] = max(b[0], record["lo"]), min(b[1], record["hi"])
-        self.probes += 1
-        self.largest_probe = max(self.largest_probe, record["nodes"])
+        if "key" in record:
+            self.prover.learn(tuple(record["key"]), record["lo"], record["hi"])
+        else:
+            b = self.bounds.get(self.board.graph.parse_vertex(record["start"]))
+            if b is not None:
+                b[0], b[1] = max(b[0], record["lo"]), min(b[1], record["hi"])
+        if not record.get("derived"):
+            self.probes += 1
+            self.largest_probe = max(self.largest_probe, record["nodes"])
 
     def exact(self):
         return all(lo == hi for lo, hi in self.bounds.values())
@@ -103,10 +128,11 @@ class BoardRun:
         are asked only below that bound. Rounds go over the unfinished classes,
         each probe limited to a node budget that grows fourfold per round, so that bounds for
         all starts improve together and no single hard question holds up the rest. A probe
-        over budget is abandoned (not recorded). With `ask_above` = K a class whose bounds
+        over budget is split, `split_levels` deep, and what its parts decide is kept; one still
+        undecided waits for the next round. With `ask_above` = K a class whose bounds
         contain K asks "value > K?" first instead of the midpoint: far above the value a "no"
         is cheap, so this gives upper bounds early. `on_probe(start, k)` is told each question.
-        Ctrl-C stops between journal records, losing only the probe in flight; each round's
+        Ctrl-C stops between journal records, losing only the search in flight; each round's
         budget is journaled too, and a resumed run starts at the largest."""
         core = self.engine.core
         display = core.progress
@@ -123,8 +149,7 @@ class BoardRun:
                     self.run.journal.append({"round_budget": budget})
                     self.round_budget = budget
                 for cls in sorted(self.classes, key=lambda c: self.bounds[c[0]][1]):
-                    self._probe_class(cls[0], p0.play(Start(cls[0])).key(), budget, on_probe, display,
-                                      ask_above)
+                    self._probe_class(cls[0], p0.play(Start(cls[0])), budget, on_probe, display, ask_above)
                 budget *= 4
         finally:
             core.progress = display
@@ -138,8 +163,7 @@ class BoardRun:
             self.run.write_result(result)
         return result
 
-    def _probe_class(self, v, key, budget, on_probe, display, ask_above=None):
-        core = self.engine.core
+    def _probe_class(self, v, position, budget, on_probe, display, ask_above=None):
         b = self.bounds[v]
         while True:
             # Until the game's value is known, only scores below its upper bound matter.
@@ -149,34 +173,5 @@ class BoardRun:
             k = ask_above if ask_above is not None and b[0] <= ask_above < top else (b[0] + top) // 2
             if on_probe:
                 on_probe(v, k)
-            n0, t0 = core.nodes, time.perf_counter()
-
-            def watch(nodes):
-                if display is not None:
-                    display(nodes)
-                if nodes - n0 > budget:
-                    raise _OverBudget
-
-            core.progress = watch
-            try:
-                r = core.search(key, k, k + 1)
-            except _OverBudget:
-                # Kept in the journal so that the effort spent is on record, not only the proofs.
-                record = {"start": self.board.graph.vertex_name(v), "k": k, "abandoned": True,
-                          "nodes": core.nodes - n0, "seconds": round(time.perf_counter() - t0, 3),
-                          "commit": commit()}
-                if self.run is not None:
-                    self.run.journal.append(record)
-                self._apply(record)
+            if self.prover.ask(position, k, budget, self.split_levels, display) is None:
                 return
-            lo, hi = (b[0], r) if r <= k else (r, b[1])
-            record = {"start": self.board.graph.vertex_name(v), "k": k, "lo": lo, "hi": hi,
-                      "nodes": core.nodes - n0, "seconds": round(time.perf_counter() - t0, 3),
-                      "commit": commit()}
-            if self.run is not None:
-                self.run.journal.append(record)
-            self._apply(record)
-
-
-class _OverBudget(Exception):
-    pass
