@@ -287,6 +287,12 @@ def test_cli_one_start_vertex_runs_and_resumes(tmp_path):
     assert r.returncode == 2 and "starts" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     r = run("solve", "--graph", graph, "--outer", "1-2-3-4", "--moves", "@5 5-1", "--run", str(tmp_path / "s"))
     assert r.returncode == 2 and "drop the other --moves" in r.stderr
+    r = run("status", str(tmp_path / "r"), "--graph", graph, "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["start_bounds"] == {"5": [out["value"], out["value"]]}
+    assert "--start 5" in json.loads(r.stdout)["command"]
+    r = run("record", str(tmp_path / "r"), "--graph", graph, "--out", str(tmp_path / "results"))
+    assert r.returncode == 2 and "one start vertex" in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
 def test_cli_line_analyse_show_info():
@@ -483,6 +489,48 @@ def test_split_questions_answer_like_the_search(graph, period):
                 q = Position(b, r["key"][0], r["key"][1], r["key"][2], r["key"][3], 0, r["key"][4])
                 assert r["lo"] <= plain.future(q) <= r["hi"], r
     assert (None in answers) if period == 1 else any(a is not None for a in answers)
+
+
+def test_a_split_question_is_answered_again_from_its_childrens_journal():
+    from solver.gent.proof import Prover
+    b = Board(load_graph(str(DATA / "gent" / "bipyramid.json")), 0)
+    p = Position.started(b, 0)
+    truth = Engine(b, 4).future(p)
+    first = Engine(b, 4)
+    first.core = OverBudgetEvery(first.core, 2)
+    records = []
+
+    def record(r):
+        records.append(r)
+        if "lo" in r:
+            prover.learn(tuple(r["key"]), r["lo"], r["hi"])
+
+    prover = Prover(first, record)
+    assert prover.ask(p, truth - 1, 1, 3) is True
+    assert any(r.get("abandoned") and tuple(r["key"]) == p.key() for r in records)
+    # A resumed run knows the children's answers and that the start was split, not the
+    # start's own answer: it answers without a search (every search here would be abandoned).
+    again = Engine(b, 4)
+    again.core = OverBudgetEvery(again.core, 1)
+    resumed = Prover(again, lambda r: None)
+    for r in records:
+        if tuple(r["key"]) == p.key():
+            resumed.split.add(p.key())
+        elif "lo" in r:
+            resumed.learn(tuple(r["key"]), r["lo"], r["hi"])
+    assert resumed.ask(p, truth - 1, 1, 0) is True and again.core.calls == 0
+
+
+def test_a_value_only_run_is_recorded_as_not_rechecked(tmp_path):
+    from solver.gent.results import record
+    graph = str(DATA / "gent" / "pyramid.json")
+    b = Board(load_graph(graph), 1)
+    run = BoardRun(Engine(b, 4), run_dir=tmp_path / "run")
+    run.solve(value_only=True)
+    assert run.value_known() and not run.exact()
+    rec = record(str(tmp_path / "run"), str(tmp_path / "results"), graph)
+    assert rec["value"] == min(reference.start_values(b)) and rec["checked"] is False
+    assert "(not re-checked)" in (tmp_path / "results" / "README.md").read_text()
 
 
 @pytest.mark.parametrize("outer", range(5))

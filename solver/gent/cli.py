@@ -328,15 +328,19 @@ def cmd_status(args):
           + (f"value {lo}" if lo == hi else f"value proven in [{lo}, {hi}]"))
     print("start vertices: " + " ".join(f"{v}:{a}" if a == b else f"{v}:{a}..{b}"
                                         for v, (a, b) in rec["start_bounds"].items()))
-    print(f"{rec['probes']} probes ({rec['abandoned_probes']} more abandoned over budget), "
-          f"{rec['nodes']:,} nodes, {rec['cpu_seconds']} s of search")
+    abandoned = f" ({rec['abandoned_probes']} more abandoned over budget)" if rec["abandoned_probes"] else ""
+    print(f"{rec['probes']} probes{abandoned}, {rec['nodes']:,} nodes, {rec['cpu_seconds']} s of search"
+          + ("" if rec["whole_board"] else f"; a run of start {', '.join(rec['start_bounds'])} and its class only"))
     return 0
 
 
 def cmd_record(args):
     from .results import DEFAULT_DIR, record
     _run_status(args)
-    rec = record(args.run, args.out or DEFAULT_DIR, args.graph)
+    try:
+        rec = record(args.run, args.out or DEFAULT_DIR, args.graph)
+    except ValueError as e:
+        raise UsageError(str(e))
     lo, hi = rec["value_bounds"]
     print(f"recorded {rec['graph']}, outer {rec['outer']}: "
           + (f"value {lo}" if lo == hi else f"value in [{lo}, {hi}]") + f" in {args.out or DEFAULT_DIR}")

@@ -3,11 +3,11 @@
 "Does the Tailor still earn more than k from here?" goes to the C core with a node budget.
 Over budget, the question goes to the position's children instead: the Tailor needs one child
 where he earns more than k less what the move captured, Mr. Button one where the Tailor does
-not. Each child gets the same budget, and is split in turn, a few levels deep. Every answer,
-searched or derived from children, is handed to `record` as bounds on the position's future
-score, so that a run journals it: a later round, a resumed run or another question that those
-bounds decide does not search again. Before this, a probe over budget was simply abandoned,
-and with it everything it had proven.
+not. Each child gets the same budget, and is split in turn, a few levels deep, while the whole
+question stays within a total. Every answer, searched or derived from children, is handed to
+`record` as bounds on the position's future score, so that a run journals it: a later round, a
+resumed run or another question that those bounds decide does not search again. Before this,
+a probe over budget was simply abandoned, and with it everything it had proven.
 """
 
 import time
@@ -26,6 +26,8 @@ class Prover:
         self.core = engine.core
         self.record = record  # record(dict) journals an answer; learn() must see it too
         self.known = {}       # position key -> [lo, hi] on the score still to come
+        self.split = set()    # keys of positions whose children have been asked
+        self._limit = None    # core.nodes at which the question in hand stops
 
     def bounds(self, key):
         b = self.known.get(key)
@@ -37,11 +39,17 @@ class Prover:
         b = self.bounds(key)
         b[0], b[1] = max(b[0], lo), min(b[1], hi)
 
-    def ask(self, position, k, budget, levels, display=None):
+    def ask(self, position, k, budget, levels, display=None, total=None):
         """True when the score still to come from `position` is > k, False when it is <= k,
-        None when that is not decided within `budget` nodes per search and `levels` of
-        splitting. `display(nodes)` is called as the search goes."""
-        if position.is_over():
+        None when that is not decided within `budget` nodes per search, `levels` of splitting
+        and `total` nodes in all (default: no limit). `display(nodes)` is told the nodes as
+        the search goes."""
+        self._limit = None if total is None else self.core.nodes + total
+        return self._ask(position, k, budget, levels, display)
+
+    def _ask(self, position, k, budget, levels, display):
+        moves = position.legal_moves()
+        if not moves:
             return 0 > k
         key = position.key()
         lo, hi = self.bounds(key)
@@ -49,30 +57,47 @@ class Prover:
             return True
         if hi <= k:
             return False
+        if len(moves) == 1:
+            # A forced move (mostly Mr. Button's pass while every face holds a button): the
+            # child's question is the same question, so it costs no level and no search here.
+            return self._combine(position, k, budget, levels, display)
+        if key in self.split:
+            answer = self._combine(position, k, budget, levels, display, search=False)
+            if answer is not None:
+                return answer
         core = self.core
+        if self._limit is not None and core.nodes >= self._limit:
+            return None
         n0, t0 = core.nodes, time.perf_counter()
 
         def watch(nodes):
             if display is not None:
                 display(nodes)
-            if nodes - n0 > budget:
+            if nodes - n0 > budget or (self._limit is not None and nodes > self._limit):
                 raise OverBudget
 
         core.progress = watch
         try:
             r = core.search(key, k, k + 1)
         except OverBudget:
-            self.record({"key": list(key), "k": k, "abandoned": True, "nodes": core.nodes - n0,
-                         "seconds": round(time.perf_counter() - t0, 3)})
-            return self._split(position, k, budget, levels - 1, display) if levels > 0 else None
+            r = None
         finally:
             core.progress = display
+        seconds = round(time.perf_counter() - t0, 3)
+        if r is None:
+            self.record({"key": list(key), "k": k, "abandoned": True, "nodes": core.nodes - n0,
+                         "seconds": seconds})
+            if levels == 0:
+                return None
+            return self._combine(position, k, budget, levels - 1, display)
         lo, hi = (lo, r) if r <= k else (r, hi)
         self.record({"key": list(key), "k": k, "lo": lo, "hi": hi, "nodes": core.nodes - n0,
-                     "seconds": round(time.perf_counter() - t0, 3)})
+                     "seconds": seconds})
         return r > k
 
-    def _split(self, position, k, budget, levels, display):
+    def _combine(self, position, k, budget, levels, display, search=True):
+        """The answer from the children's answers (searching them only if `search`)."""
+        self.split.add(position.key())
         tailor = position.to_move == TAILOR
         children = []
         for m in position.legal_moves():
@@ -85,7 +110,12 @@ class Prover:
         children.sort(key=lambda t: -t[0] if tailor else t[0])
         undecided = False
         for _, c, kc in children:
-            answer = True if kc < 0 else self.ask(c, kc, budget, levels, display)
+            if kc < 0:
+                answer = True
+            elif search:
+                answer = self._ask(c, kc, budget, levels, display)
+            else:
+                answer = self._known(c, kc)
             if answer is None:
                 undecided = True
             elif answer == tailor:  # the side to move has its move
@@ -95,6 +125,14 @@ class Prover:
             return None
         self._derived(position, k, above=not tailor)
         return not tailor
+
+    def _known(self, position, k):
+        if position.is_over():
+            return 0 > k
+        b = self.known.get(position.key())
+        if b is not None and (b[0] > k or b[1] <= k):
+            return b[0] > k
+        return None
 
     def _derived(self, position, k, above):
         lo, hi = self.bounds(position.key())

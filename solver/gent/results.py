@@ -38,10 +38,14 @@ def board_of_run(run_dir, graph_source=None):
 def status(run_dir, graph_source=None, table_mb=64):
     """What the run has proven so far (reads the journal; searches nothing)."""
     board, manifest = board_of_run(run_dir, graph_source)
-    run = BoardRun(Engine(board, table_mb=table_mb), run_dir=run_dir, resume=True)
-    lo, hi = run.value_bounds()
     g = board.graph
+    starts = {g.parse_vertex(v) for v in manifest["starts"]}
+    whole = all(starts & set(c) for c in board.start_classes())
+    run = BoardRun(Engine(board, table_mb=table_mb), starts=None if whole else starts, run_dir=run_dir,
+                   resume=True)
+    lo, hi = run.value_bounds()
     rel_run = os.path.relpath(os.path.abspath(run_dir), REPO)
+    one = "" if whole else f" --start {manifest['starts'][0]}"
     return board, run, {
         "game": "gent", "graph": g.name, "outer": g.face_text(board.outer),
         "exact": run.exact(), "value_bounds": [lo, hi],
@@ -50,13 +54,21 @@ def status(run_dir, graph_source=None, table_mb=64):
         "nodes": run.nodes, "cpu_seconds": round(run.seconds, 1),
         # The code that proved the probes (journals from before session 8 did not say).
         "probe_commits": sorted(run.commits),
-        "run": rel_run, "created": manifest.get("created"),
-        "command": (f"python -m solver gent solve {graph_source or g.name} --outer {g.face_text(board.outer)} "
+        "run": rel_run, "created": manifest.get("created"), "whole_board": whole,
+        "command": (f"python -m solver gent solve {graph_source or g.name} --outer {g.face_text(board.outer)}{one} "
                     f"--run {rel_run} --resume")}
 
 
 def record(run_dir, out_dir=DEFAULT_DIR, graph_source=None, table_mb=1024):
     board, run, rec = status(run_dir, graph_source)
+    if not rec.pop("whole_board"):
+        raise ValueError(f"{run_dir} is a run of one start vertex, not of the board: its bounds are not "
+                         "the game's; record a run without --start")
+    if rec["value_bounds"][0] == rec["value_bounds"][1] and not rec["exact"]:
+        # The game's value without every start exact (--value-only): a fresh solve of the whole
+        # game would take as long as the run, so the record says it was not re-checked.
+        rec["value"] = rec["value_bounds"][0]
+        rec["checked"] = False
     if rec["exact"]:
         engine = Engine(board, table_mb=table_mb)
         start = Position.initial(board)
@@ -90,7 +102,7 @@ def write_readme(out_dir=DEFAULT_DIR):
     commands = []
     for r in rows:
         lo, hi = r["value_bounds"]
-        value = str(lo) if lo == hi else f"in [{lo}, {hi}]"
+        value = (str(lo) + (" (not re-checked)" if r.get("checked") is False else "")) if lo == hi else f"in [{lo}, {hi}]"
         starts = " ".join(f"{v}:{a}" if a == b else f"{v}:{a}..{b}" for v, (a, b) in r["start_bounds"].items())
         lines.append(f"| {r['graph']} | {r['outer']} | {value} | {starts} | {r['probes']} | {r['nodes']:,} "
                      f"| {r['cpu_seconds']} | {r['commit']} | {r['recorded']} | {r['cores']} |")

@@ -19,8 +19,10 @@ from ..provenance import commit
 from .position import Position, Start
 from .proof import Prover
 
-# How many levels a question over budget is split in one round; what they decide is journaled.
+# How many levels a question over budget is split in one round, and how many round budgets of
+# nodes it may spend in all (so that one hard start does not hold up the others for long).
 SPLIT_LEVELS = 3
+SPLIT_TOTAL = 8
 
 
 def graph_digest(graph):
@@ -43,11 +45,13 @@ class BoardRun:
         p0 = Position.initial(board)
         self.bounds = {}
         self.start_of_key = {}
+        self.key_of_start = {}
         for cls in self.classes:
             key = p0.play(Start(cls[0])).key()
             # One list: the class's bounds are the prover's bounds on its start position.
             self.bounds[cls[0]] = self.prover.bounds(key)
             self.start_of_key[key] = cls[0]
+            self.key_of_start[cls[0]] = key
         self.nodes = 0
         self.seconds = 0.0
         self.probes = 0
@@ -55,6 +59,7 @@ class BoardRun:
         self.round_budget = 0   # the largest node budget a round has used
         self.abandoned = 0      # probes given up over budget (their nodes and time count too)
         self.commits = set()    # the code that proved the journal's probes
+        self.commit = commit()  # this process's code, taken now: a first search can take hours
         self.run = RunDir(run_dir) if run_dir else None
         manifest = {"game": "gent", "graph": g.name, "graph_digest": graph_digest(g),
                     "outer": g.face_text(board.outer),
@@ -70,7 +75,7 @@ class BoardRun:
 
     def _record(self, record):
         """Journal (with a run directory) and apply one answer of the prover."""
-        record["commit"] = commit()
+        record["commit"] = self.commit
         v = self.start_of_key.get(tuple(record["key"]))
         if v is not None:  # a start position: written as before there were other positions
             record = {"start": self.board.graph.vertex_name(v),
@@ -87,6 +92,10 @@ class BoardRun:
         self.seconds += record["seconds"]
         if "commit" in record:
             self.commits.add(record["commit"])
+        key = (tuple(record["key"]) if "key" in record
+               else self.key_of_start.get(self.board.graph.parse_vertex(record["start"])))
+        if key is not None and (record.get("abandoned") or record.get("derived")):
+            self.prover.split.add(key)  # its children were (or will be) asked
         if record.get("abandoned"):
             self.abandoned += 1
             return
@@ -173,5 +182,6 @@ class BoardRun:
             k = ask_above if ask_above is not None and b[0] <= ask_above < top else (b[0] + top) // 2
             if on_probe:
                 on_probe(v, k)
-            if self.prover.ask(position, k, budget, self.split_levels, display) is None:
+            if self.prover.ask(position, k, budget, self.split_levels, display,
+                               total=SPLIT_TOTAL * budget) is None:
                 return
