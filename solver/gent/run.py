@@ -157,7 +157,8 @@ class BoardRun:
                 if self.run is not None and budget > self.round_budget:
                     self.run.journal.append({"round_budget": budget})
                     self.round_budget = budget
-                for cls in sorted(self.classes, key=lambda c: self.bounds[c[0]][1]):
+                # The likeliest minimum first: its answers move both ends of the game's bounds.
+                for cls in sorted(self.classes, key=lambda c: tuple(self.bounds[c[0]])):
                     self._probe_class(cls[0], p0.play(Start(cls[0])), budget, on_probe, display, ask_above)
                 budget *= 4
         finally:
