@@ -346,7 +346,7 @@ def cmd_status(args):
              f"value in [{format_value(lo, measure)}, {format_value(hi, measure)}]"))
     splits = f" ({out['splits']} split after too many nodes)" if out.get("splits") else ""
     print(f"{out['subproofs']} sub-proofs{splits}, {out['nodes']:,} nodes, {out['cpu_seconds'] / 3600:.2f} CPU-hours, "
-          f"{out['wall_seconds'] / 3600:.2f} hours of wall time")
+          f"{out['wall_seconds'] / 3600:.2f} hours of wall time in sessions that have ended")
     if verified:
         print(f"verified by a second run: seed {verified['seed']}, {verified['questions']} questions, "
               f"{verified['nodes']:,} nodes")
