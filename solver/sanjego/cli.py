@@ -50,7 +50,7 @@ def add_parser(games):
                               "outcome: big/small win or draw by the rules")
         sub.add_argument("--json", action="store_true", help="print one JSON object")
         sub.add_argument("--table-mb", type=_table_mb, default=DEFAULT_TABLE_MB,
-                         help=f"transposition table size in MB (default {DEFAULT_TABLE_MB})")
+                         help=f"transposition table size in MB (default {DEFAULT_TABLE_MB}; the table uses the largest power of two that fits)")
         sub.add_argument("--seed", type=_seed, default=None,
                          help="Zobrist seed; a second run with another seed re-verifies a value")
         sub.add_argument("--quiet", action="store_true", help="no progress display")
@@ -105,7 +105,7 @@ def add_parser(games):
     s.add_argument("--table-depth", type=int, default=2,
                    help="store exact values of all positions this many plies deep (default 2)")
     s.add_argument("--table-mb", type=_table_mb, default=DEFAULT_TABLE_MB,
-                   help=f"transposition table size in MB (default {DEFAULT_TABLE_MB})")
+                   help=f"transposition table size in MB (default {DEFAULT_TABLE_MB}; the table uses the largest power of two that fits)")
     s.add_argument("--out", default=None, help="results directory (default results/sanjego)")
     s.add_argument("--from-run", metavar="DIR", default=None,
                    help="take the value from a finished `solve --run DIR` proof instead of solving")
@@ -131,7 +131,7 @@ def add_parser(games):
                    help="the verification's directory (default DIR/verify; another seed needs another)")
     s.add_argument("--workers", type=_positive_int, default=None, help="worker threads (default: all cores)")
     s.add_argument("--table-mb", type=_table_mb, default=DEFAULT_TABLE_MB,
-                   help=f"the table the workers share, in MB (default {DEFAULT_TABLE_MB})")
+                   help=f"the table the workers share, in MB (default {DEFAULT_TABLE_MB}; the largest power of two that fits is used)")
     s.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="ask the questions on a Dask distributed cluster, e.g. tcp://host:8786")
     s.add_argument("--json", action="store_true", help="print one JSON object")
