@@ -455,11 +455,26 @@ def test_board_run_journals_its_commit_and_abandoned_work(tmp_path):
     assert again.commits == {commit()}
 
 
+def journaling_prover(board, period):
+    """A Prover whose core goes over budget every `period`-th search, and the list it journals to."""
+    from solver.gent.proof import Prover
+    engine = Engine(board, 4)
+    engine.core = OverBudgetEvery(engine.core, period)
+    records = []
+
+    def record(r):
+        records.append(r)
+        if "lo" in r:
+            prover.learn(tuple(r["key"]), r["lo"], r["hi"])
+
+    prover = Prover(engine, record)
+    return prover, records
+
+
 @pytest.mark.parametrize("graph,period", [("bipyramid", 2), ("bipyramid", 3), ("pyramid", 1), ("wheel5", 2)])
 def test_split_questions_answer_like_the_search(graph, period):
     # Questions over budget are answered from their children, split up to 3 levels; with a
     # core that is always over budget (period 1) many stay undecided (None), never wrong.
-    from solver.gent.proof import Prover
     rng = random.Random(period)
     b = Board(load_graph(str(DATA / "gent" / f"{graph}.json")), 0)
     plain = Engine(b, 4)
@@ -470,16 +485,7 @@ def test_split_questions_answer_like_the_search(graph, period):
             if not p.is_over():
                 p = p.play(rng.choice(p.legal_moves()))
         truth = plain.future(p)
-        engine = Engine(b, 4)
-        engine.core = OverBudgetEvery(engine.core, period)
-        records = []
-
-        def record(r):
-            records.append(r)
-            if "lo" in r:
-                prover.learn(tuple(r["key"]), r["lo"], r["hi"])
-
-        prover = Prover(engine, record)
+        prover, records = journaling_prover(b, period)
         for k in range(max(0, truth - 2), truth + 2):
             answer = prover.ask(p, k, 1, 3)
             assert answer in (None, truth > k)
@@ -496,16 +502,7 @@ def test_a_split_question_is_answered_again_from_its_childrens_journal():
     b = Board(load_graph(str(DATA / "gent" / "bipyramid.json")), 0)
     p = Position.started(b, 0)
     truth = Engine(b, 4).future(p)
-    first = Engine(b, 4)
-    first.core = OverBudgetEvery(first.core, 2)
-    records = []
-
-    def record(r):
-        records.append(r)
-        if "lo" in r:
-            prover.learn(tuple(r["key"]), r["lo"], r["hi"])
-
-    prover = Prover(first, record)
+    prover, records = journaling_prover(b, 2)
     assert prover.ask(p, truth - 1, 1, 3) is True
     assert any(r.get("abandoned") and tuple(r["key"]) == p.key() for r in records)
     # A resumed run knows the children's answers and that the start was split, not the
