@@ -49,14 +49,12 @@ class Prover:
 
     def _ask(self, position, k, budget, levels, display):
         moves = position.legal_moves()
-        if not moves:
-            return 0 > k
         key = position.key()
-        lo, hi = self.bounds(key)
-        if lo > k:
-            return True
-        if hi <= k:
-            return False
+        if moves:
+            lo, hi = self.bounds(key)  # at least the static bounds
+        answer = self._known(position, k)
+        if answer is not None:
+            return answer
         if len(moves) == 1:
             # A forced move (mostly Mr. Button's pass while every face holds a button): the
             # child's question is the same question, so it costs no level and no search here.
@@ -127,6 +125,7 @@ class Prover:
         return not tailor
 
     def _known(self, position, k):
+        """The answer if the game is over or known bounds decide it, else None."""
         if position.is_over():
             return 0 > k
         b = self.known.get(position.key())
