@@ -110,7 +110,7 @@ def write_readme(out_dir=DEFAULT_DIR):
                      f"| {r['cpu_seconds']} | {r['commit']} | {r['recorded']} | {r['cores']} |")
         code = r.get("probe_commits") or []
         commands.append(f"- {r['graph']}, outer {r['outer']}: `{r['command']}`"
-                        + (f" (probes computed at commit {', '.join(code)})" if code else ""))
+                        + (f" (probes journaled since session 8 computed at commit {', '.join(code)})" if code else ""))
     lines += ["", "## Commands (each continues or re-checks its run)", ""] + commands
     games = [r for r in rows if r.get("optimal_game")]
     if games:
