@@ -99,12 +99,8 @@ class BoardRun:
         if record.get("abandoned"):
             self.abandoned += 1
             return
-        if "key" in record:
-            self.prover.learn(tuple(record["key"]), record["lo"], record["hi"])
-        else:
-            b = self.bounds.get(self.board.graph.parse_vertex(record["start"]))
-            if b is not None:
-                b[0], b[1] = max(b[0], record["lo"]), min(b[1], record["hi"])
+        if key is not None:  # a start's bounds are the prover's bounds on its position
+            self.prover.learn(key, record["lo"], record["hi"])
         if not record.get("derived"):
             self.probes += 1
             self.largest_probe = max(self.largest_probe, record["nodes"])
