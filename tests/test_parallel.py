@@ -194,6 +194,11 @@ def test_status_reports_what_the_journal_proves(tmp_path):
     assert lo <= value <= hi and lo < hi and not part["finished"]
     assert part["undecided_for"]["k"] == min(max(0, lo), hi - 1) + 1 and part["undecided_for"]["leaves"] > 0
     assert len(part["root_moves"]) == len(Position.start(Board.parse("4x3")).legal_moves())
+    u = part["undecided_for"]
+    assert u["maximise"] and 0 <= u["moves_settled"] < u["moves"] <= len(part["root_moves"])
+    assert 0 <= u["replies_settled"] < u["replies"] and u["lead"] in [m["move"] for m in part["root_moves"]]
+    text = subprocess.run(status, capture_output=True, text=True).stdout
+    assert f"distinct root moves proven < {u['k']:+d}: {u['moves_settled']} of {u['moves']}; {u['lead']}" in text
     bad = subprocess.run(status[:-1] + [str(tmp_path / "none")], capture_output=True, text=True)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
 

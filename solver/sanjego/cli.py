@@ -354,6 +354,14 @@ def cmd_status(args):
         u = out["undecided_for"]
         print(f"next question \">= {format_value(u['k'], measure)}\": {u['leaves']} frontier leaves "
               f"still open (each answer can settle others)")
+        if "moves" in u:
+            k = format_value(u['k'], measure)
+            below, above = (f"< {k}", f">= {k}") if u["maximise"] else (f">= {k}", f"< {k}")
+            line = f"  distinct root moves proven {below}: {u['moves_settled']} of {u['moves']}"
+            if "lead" in u:
+                line += (f"; {u['lead']} (searched first) has {u['replies_settled']} of {u['replies']} "
+                         f"distinct replies proven {above}")
+            print(line)
     for m in out.get("root_moves", []):
         a, b = m["bounds"]
         shown = format_value(a, measure) if a == b else f"[{format_value(a, measure)}, {format_value(b, measure)}]"

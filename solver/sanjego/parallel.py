@@ -362,6 +362,38 @@ class ParallelProof:
                 stack.append(child)
         return counts
 
+    @staticmethod
+    def _search_order(node, deciding):
+        """Indices of the node's children, moves that decided others first (stable)."""
+        side = node.position.side
+        return sorted(range(len(node.children)), key=lambda i: -deciding.get((side, node.moves[i]), 0))
+
+    def question_progress(self, k, memo):
+        """How far ">= k" has come at the top of the tree: the root's moves already
+        settled against the side to move there, and the first undecided one in search order
+        (the one the workers are on) with how many of its replies are settled for that side.
+        (At a maximising root, ">= k" needs one move all of whose replies are >= k.)"""
+        root = self.root
+        if root.children is None:
+            return None
+
+        def against(child, node):  # the child's answer does not give the node's mover k
+            lo, hi = memo[child.key]
+            return hi < k if node.maximise else lo >= k
+
+        distinct = {c.key: c for c in root.children}.values()  # symmetric moves share a node
+        out = {"maximise": root.maximise, "moves": len(distinct),
+               "moves_settled": sum(against(c, root) for c in distinct)}
+        deciding = self.deciding_moves(k, memo)
+        for i in self._search_order(root, deciding):
+            lead = root.children[i]
+            if not against(lead, root) and lead.children is not None:
+                replies = {c.key: c for c in lead.children}.values()
+                out.update(lead=format_moves(self.board, [root.moves[i]]), replies=len(replies),
+                           replies_settled=sum(against(c, lead) for c in replies))
+                break
+        return out
+
     def undecided_leaves(self, k, memo):
         """Leaves whose answer to ">= k" can still change the root's, depth-first in
         search order, each with the number of times its path below the root leaves
@@ -377,11 +409,8 @@ class ParallelProof:
             if node.children is None:
                 out.append((node, detours))
                 return
-            side = node.position.side
-            order = sorted(range(len(node.children)),
-                           key=lambda i: -deciding.get((side, node.moves[i]), 0))
             first = True
-            for i in order:
+            for i in self._search_order(node, deciding):
                 child = node.children[i]
                 clo, chi = memo[child.key]
                 if clo >= k or chi < k:
@@ -421,6 +450,9 @@ class ParallelProof:
         if lo < hi:
             k = first_question(lo, hi)
             out["undecided_for"] = {"k": k, "leaves": len(self.undecided_leaves(k, memo))}
+            top = self.question_progress(k, memo)
+            if top:
+                out["undecided_for"].update(top)
         if self.root.children:
             out["root_moves"] = [{"move": format_moves(self.board, [m]), "bounds": list(memo[c.key])}
                             for m, c in zip(self.root.moves, self.root.children)]
