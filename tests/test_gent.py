@@ -497,6 +497,28 @@ def test_split_questions_answer_like_the_search(graph, period):
     assert (None in answers) if period == 1 else any(a is not None for a in answers)
 
 
+def test_derived_bounds_take_the_childrens_bounds_not_just_the_threshold():
+    # A split question's answer is journaled with the bounds its children prove (plus what
+    # the moves captured), which are often tighter than "> k" or "<= k".
+    rng = random.Random(2)
+    b = Board(load_graph(str(DATA / "gent" / "bipyramid.json")), 0)
+    plain = Engine(b, 4)
+    tighter = 0
+    for v in range(len(b.graph.labels)):
+        p = Position.started(b, v)
+        p = p.play(rng.choice(p.legal_moves()))
+        prover, records = journaling_prover(b, 2)
+        truth = plain.future(p)
+        for k in range(max(0, truth - 2), truth + 2):
+            prover.ask(p, k, 1, 3)
+        for r in records:
+            if r.get("derived"):
+                q = Position(b, r["key"][0], r["key"][1], r["key"][2], r["key"][3], 0, r["key"][4])
+                assert r["lo"] <= plain.future(q) <= r["hi"], r
+                tighter += r["lo"] > r["k"] + 1 or r["hi"] < r["k"]
+    assert tighter > 0
+
+
 def test_a_split_question_is_answered_again_from_its_childrens_journal():
     from solver.gent.proof import Prover
     b = Board(load_graph(str(DATA / "gent" / "bipyramid.json")), 0)

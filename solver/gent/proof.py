@@ -106,7 +106,7 @@ class Prover:
         # The Tailor's likeliest "yes" first (most room above the threshold), Mr. Button's
         # likeliest "no" first (least room).
         children.sort(key=lambda t: -t[0] if tailor else t[0])
-        undecided = False
+        undecided, shifted = False, []
         for _, c, kc in children:
             if kc < 0:
                 answer = True
@@ -116,12 +116,23 @@ class Prover:
                 answer = self._known(c, kc)
             if answer is None:
                 undecided = True
-            elif answer == tailor:  # the side to move has its move
-                self._derived(position, k, above=tailor)
+                continue
+            # The child's bounds, plus what its move captured, bound this position's score.
+            gain = c.score - position.score
+            lo_c, hi_c = (0, 0) if c.is_over() else self.bounds(c.key())
+            if answer == tailor:  # the side to move has its move
+                if tailor:
+                    self._derived(position, k, max(k + 1, gain + lo_c), None)
+                else:
+                    self._derived(position, k, None, min(k, gain + hi_c))
                 return tailor
+            shifted.append((gain + lo_c, gain + hi_c))
         if undecided:
             return None
-        self._derived(position, k, above=not tailor)
+        if tailor:  # every move leaves him at most k
+            self._derived(position, k, None, min(k, max(hi for _, hi in shifted)))
+        else:  # every move leaves him more than k
+            self._derived(position, k, max(k + 1, min(lo for lo, _ in shifted)), None)
         return not tailor
 
     def _known(self, position, k):
@@ -133,8 +144,9 @@ class Prover:
             return b[0] > k
         return None
 
-    def _derived(self, position, k, above):
+    def _derived(self, position, k, lo_new, hi_new):
+        """Journals the bounds that the children's answers prove (None: no new bound)."""
         lo, hi = self.bounds(position.key())
-        lo, hi = (max(lo, k + 1), hi) if above else (lo, min(hi, k))
+        lo, hi = max(lo, lo_new if lo_new is not None else lo), min(hi, hi_new if hi_new is not None else hi)
         self.record({"key": list(position.key()), "k": k, "lo": lo, "hi": hi, "derived": True,
                      "nodes": 0, "seconds": 0})
