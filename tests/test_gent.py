@@ -567,3 +567,18 @@ def test_value_only_board_run_proves_the_value_first(outer):
     assert run.nodes <= full.nodes
     assert all(result["start_values"][b.graph.vertex_name(v)] == truth[v]
                for v, (lo, hi) in run.start_bounds().items() if lo == hi)
+
+
+@pytest.mark.parametrize("outer", range(5))
+def test_once_a_start_attains_the_games_upper_bound_the_others_are_asked_just_below_it(outer):
+    b = Board(load_graph(str(DATA / "gent" / "pyramid.json")), outer)
+    truth = reference.start_values(b)
+    run = BoardRun(Engine(b, 4))
+    weakest = min(run.bounds, key=lambda v: truth[v])
+    value = truth[weakest]
+    run.bounds[weakest][:] = [value, value]
+    asked = []
+    result = run.solve(on_probe=lambda v, k: asked.append((v, k)), value_only=True)
+    assert result["value"] == value == min(truth)
+    assert asked and all(k == value - 1 for _, k in asked)
+    assert all(run.bounds[v][0] >= value for v in run.bounds)

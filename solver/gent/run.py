@@ -155,7 +155,8 @@ class BoardRun:
                     self.round_budget = budget
                 # The likeliest minimum first: its answers move both ends of the game's bounds.
                 for cls in sorted(self.classes, key=lambda c: tuple(self.bounds[c[0]])):
-                    self._probe_class(cls[0], p0.play(Start(cls[0])), budget, on_probe, display, ask_above)
+                    self._probe_class(cls[0], p0.play(Start(cls[0])), budget, on_probe, display, ask_above,
+                                      value_only)
                 budget *= 4
         finally:
             core.progress = display
@@ -169,14 +170,28 @@ class BoardRun:
             self.run.write_result(result)
         return result
 
-    def _probe_class(self, v, position, budget, on_probe, display, ask_above=None):
+    def _attained(self, score):
+        """Whether some start class is proven worth exactly `score`."""
+        return any(lo == hi == score for lo, hi in self.bounds.values())
+
+    def _probe_class(self, v, position, budget, on_probe, display, ask_above=None, value_only=False):
         b = self.bounds[v]
         while True:
+            if value_only and self.value_known():
+                return
             # Until the game's value is known, only scores below its upper bound matter.
             top = b[1] if self.value_known() else min(b[1], self.value_bounds()[1])
             if b[0] >= top:
                 return
-            k = ask_above if ask_above is not None and b[0] <= ask_above < top else (b[0] + top) // 2
+            if ask_above is not None and b[0] <= ask_above < top:
+                k = ask_above
+            elif not self.value_known() and self._attained(top):
+                # Some start is worth exactly the game's upper bound, so that is the value unless
+                # this start is worth less: the one question that tells is "> top - 1?", and its
+                # "yes" is a part of the value's proof that bisecting up to it would repeat.
+                k = top - 1
+            else:
+                k = (b[0] + top) // 2
             if on_probe:
                 on_probe(v, k)
             if self.prover.ask(position, k, budget, self.split_levels, display,
