@@ -370,3 +370,16 @@ def test_a_waiting_run_sees_the_nodes_of_its_sub_proofs_in_flight():
     pool.close()
     assert v < 3 and engine.value(p) == 2
     assert 0 < max(seen) <= nodes and pool.live_nodes() == 0
+
+
+def test_question_progress_names_the_root_move_searched_first_even_when_a_later_one_is_split():
+    from solver.sanjego.notation import format_moves
+    board = Board.parse("4x3")
+    proof = ParallelProof(Engine(board, "margin", table_mb=4), Position.start(board), [], 1, workers=1)
+    root, k = proof.root, 1
+    order = proof._search_order(root, proof.deciding_moves(k, proof.intervals()))
+    proof._split(root.children[order[1]])  # as after a sub-proof over --split-nodes
+    memo = proof.intervals()
+    u = proof.question_progress(k, memo)
+    assert proof.undecided_leaves(k, memo)[0][0] is root.children[order[0]]
+    assert u["lead"] == format_moves(board, [root.moves[order[0]]]) and "replies" not in u

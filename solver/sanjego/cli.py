@@ -358,9 +358,11 @@ def cmd_status(args):
             k = format_value(u['k'], measure)
             below, above = (f"< {k}", f">= {k}") if u["maximise"] else (f">= {k}", f"< {k}")
             line = f"  distinct root moves proven {below}: {u['moves_settled']} of {u['moves']}"
-            if "lead" in u:
+            if "replies" in u:
                 line += (f"; {u['lead']} (searched first) has {u['replies_settled']} of {u['replies']} "
                          f"distinct replies proven {above}")
+            elif "lead" in u:
+                line += f"; {u['lead']} searched first"
             print(line)
     for m in out.get("root_moves", []):
         a, b = m["bounds"]

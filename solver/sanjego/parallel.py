@@ -387,10 +387,11 @@ class ParallelProof:
         deciding = self.deciding_moves(k, memo)
         for i in self._search_order(root, deciding):
             lead = root.children[i]
-            if not against(lead, root) and lead.children is not None:
-                replies = {c.key: c for c in lead.children}.values()
-                out.update(lead=format_moves(self.board, [root.moves[i]]), replies=len(replies),
-                           replies_settled=sum(against(c, lead) for c in replies))
+            if not against(lead, root):
+                out["lead"] = format_moves(self.board, [root.moves[i]])
+                if lead.children is not None:  # else a leaf: one sub-proof, no replies to count
+                    replies = {c.key: c for c in lead.children}.values()
+                    out.update(replies=len(replies), replies_settled=sum(against(c, lead) for c in replies))
                 break
         return out
 
