@@ -46,12 +46,14 @@ GTSolver *gt_new(int nv, int ne, int nf, int outer, const int *eu, const int *ev
         S->fedges[ef1[e]] |= 1ull << e;
         if (ef0[e] != outer && ef1[e] != outer) S->inner_edges |= 1ull << e;
     }
+    for (int e = 0; e < ne; e++) S->eends[e] = 1ull << eu[e] | 1ull << ev[e];
     for (int v = 0; v < nv; v++) S->by_degree[v] = v;
     for (int i = 1; i < nv; i++) { /* stable insertion sort, highest degree first */
         int x = S->by_degree[i], j = i;
         while (j > 0 && S->deg[S->by_degree[j - 1]] < S->deg[x]) { S->by_degree[j] = S->by_degree[j - 1]; j--; }
         S->by_degree[j] = x;
     }
+    for (int i = 0; i < nv; i++) S->degree_rank[S->by_degree[i]] = i;
     int buttons = nf - 1;
     for (int i = 0; i < nv && i < buttons; i++) S->max_score += S->deg[S->by_degree[i]];
     uint64_t buckets = 1;
@@ -211,20 +213,23 @@ int gt_play(const GTSolver *S, const GTPos *p, GTPos *q, uint16_t move)
  * out). The bound is the sum of the highest degrees of such vertices, one per capturable button. */
 int gt_upper_bound(const GTSolver *S, const GTPos *p)
 {
-    uint64_t targets = p->free & faces_beside(S, p->live);
+    uint64_t targets = 0, beside = 0, left = p->free;
+    while (left) { /* capturable buttons, and the live edges beside them */
+        int f = pop_lsb(&left);
+        uint64_t e = S->fedges[f] & p->live;
+        if (e) { targets |= 1ull << f; beside |= e; }
+    }
     int k = __builtin_popcountll(targets);
     if (k == 0) return 0;
-    uint64_t capture_from = 0;
-    for (int u = 0; u < S->nv; u++) {
-        uint64_t live = S->vedges[u] & p->live;
-        if (__builtin_popcountll(live) >= (u == p->v ? 1 : 2) && (faces_beside(S, live) & targets))
-            capture_from |= 1ull << u;
+    uint64_t ends = 0, by_rank = 0;
+    while (beside) ends |= S->eends[pop_lsb(&beside)];
+    while (ends) { /* a vertex beside a capturable button that can still leave after arriving */
+        int u = pop_lsb(&ends);
+        if (__builtin_popcountll(S->vedges[u] & p->live) >= (u == p->v ? 1 : 2))
+            by_rank |= 1ull << S->degree_rank[u];
     }
     int bound = 0;
-    for (int i = 0; i < S->nv && k > 0; i++) {
-        int u = S->by_degree[i];
-        if (capture_from >> u & 1) { bound += S->deg[u]; k--; }
-    }
+    while (by_rank && k-- > 0) bound += S->deg[S->by_degree[pop_lsb(&by_rank)]];
     return bound;
 }
 

@@ -45,6 +45,8 @@ typedef struct {
     uint64_t fedges[GT_MAX];      /* edges around each face */
     uint64_t inner_edges;         /* edges between two inner faces */
     int by_degree[GT_MAX];        /* vertices, highest degree first */
+    int degree_rank[GT_MAX];      /* each vertex's place in by_degree */
+    uint64_t eends[GT_MAX];       /* the two ends of each edge */
     int max_score;
     GTEntry *table;
     uint64_t table_buckets;       /* two entries per bucket */
