@@ -550,6 +550,10 @@ def test_a_value_only_run_is_recorded_as_not_rechecked(tmp_path):
     rec = record(str(tmp_path / "run"), str(tmp_path / "results"), graph)
     assert rec["value"] == min(reference.start_values(b)) and rec["checked"] is False
     assert "(not re-checked)" in (tmp_path / "results" / "README.md").read_text()
+    g = b.graph
+    same = [g.face_text(f) for f in next(c for c in g.face_classes() if 1 in c) if f != 1]
+    assert same and rec["equivalent_outer"] == same
+    assert f"| {g.face_text(1)}" + "".join(f" (= {o})" for o in same) + " |" in (tmp_path / "results" / "README.md").read_text()
 
 
 @pytest.mark.parametrize("outer", range(5))

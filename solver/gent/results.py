@@ -46,8 +46,11 @@ def status(run_dir, graph_source=None, table_mb=64):
     lo, hi = run.value_bounds()
     rel_run = os.path.relpath(os.path.abspath(run_dir), REPO)
     one = "" if whole else f" --start {manifest['starts'][0]}"
+    same_outer = next(c for c in g.face_classes() if board.outer in c)
     return board, run, {
         "game": "gent", "graph": g.name, "outer": g.face_text(board.outer),
+        # Outer faces that an automorphism maps onto this one: the same game, the same value.
+        "equivalent_outer": [g.face_text(f) for f in same_outer if f != board.outer],
         "exact": run.exact(), "value_bounds": [lo, hi],
         "start_bounds": {g.vertex_name(v): list(b) for v, b in run.start_bounds().items()},
         "probes": run.probes, "abandoned_probes": run.abandoned,
@@ -98,7 +101,9 @@ def write_readme(out_dir=DEFAULT_DIR):
              "The value is the Tailor's score with best play on both sides, Mr. Button choosing the",
              "start vertex. Where the run has not finished, the proven bounds are given instead.",
              "Probes are finished null-window searches; since session 8 they include the searches",
-             "of split probes' children, and nodes and CPU time include abandoned searches.", "",
+             "of split probes' children, and nodes and CPU time include abandoned searches.",
+             "An outer face written \"A (= B)\" is mapped onto B by an automorphism of the graph: the",
+             "same game, so the runs of A and B bound one value together.", "",
              "| graph | outer face | value | per start vertex (lo..hi) | probes | nodes | CPU s | commit | recorded | cores |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     commands = []
@@ -106,7 +111,8 @@ def write_readme(out_dir=DEFAULT_DIR):
         lo, hi = r["value_bounds"]
         value = (str(lo) + (" (not re-checked)" if r.get("checked") is False else "")) if lo == hi else f"in [{lo}, {hi}]"
         starts = " ".join(f"{v}:{a}" if a == b else f"{v}:{a}..{b}" for v, (a, b) in r["start_bounds"].items())
-        lines.append(f"| {r['graph']} | {r['outer']} | {value} | {starts} | {r['probes']} | {r['nodes']:,} "
+        same = "".join(f" (= {o})" for o in r.get("equivalent_outer", []))
+        lines.append(f"| {r['graph']} | {r['outer']}{same} | {value} | {starts} | {r['probes']} | {r['nodes']:,} "
                      f"| {r['cpu_seconds']} | {r['commit']} | {r['recorded']} | {r['cores']} |")
         code = r.get("probe_commits") or []
         commands.append(f"- {r['graph']}, outer {r['outer']}: `{r['command']}`"
