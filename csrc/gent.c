@@ -46,7 +46,10 @@ GTSolver *gt_new(int nv, int ne, int nf, int outer, const int *eu, const int *ev
         S->fedges[ef1[e]] |= 1ull << e;
         if (ef0[e] != outer && ef1[e] != outer) S->inner_edges |= 1ull << e;
     }
-    for (int e = 0; e < ne; e++) S->eends[e] = 1ull << eu[e] | 1ull << ev[e];
+    for (int e = 0; e < ne; e++) {
+        S->eends[e] = 1ull << eu[e] | 1ull << ev[e];
+        S->efaces[e] = 1ull << ef0[e] | 1ull << ef1[e];
+    }
     for (int v = 0; v < nv; v++) S->by_degree[v] = v;
     for (int i = 1; i < nv; i++) { /* stable insertion sort, highest degree first */
         int x = S->by_degree[i], j = i;
@@ -85,10 +88,7 @@ static inline uint64_t open_edges(const GTSolver *S, const GTPos *p, int v)
 static inline uint64_t faces_beside(const GTSolver *S, uint64_t edges)
 {
     uint64_t faces = 0;
-    while (edges) {
-        int e = pop_lsb(&edges);
-        faces |= 1ull << S->ef[e][0] | 1ull << S->ef[e][1];
-    }
+    while (edges) faces |= S->efaces[pop_lsb(&edges)];
     return faces;
 }
 
@@ -113,9 +113,10 @@ void gt_normalize(const GTSolver *S, GTPos *p)
         int u = pop_lsb(&todo);
         uint64_t m = S->vedges[u] & p->live;
         near |= S->vedges[u];
-        while (m) {
-            int w = other_end(S, pop_lsb(&m), u);
-            if (!(reach >> w & 1)) { reach |= 1ull << w; todo |= 1ull << w; }
+        while (m) { /* branch-free: the edge's ends not reached yet */
+            uint64_t w = S->eends[pop_lsb(&m)] & ~reach;
+            reach |= w;
+            todo |= w;
         }
     }
     p->live &= near;
@@ -126,8 +127,9 @@ void gt_normalize(const GTSolver *S, GTPos *p)
             int f = pop_lsb(&grow);
             uint64_t m = S->fedges[f] & p->open;
             while (m) {
-                int g = other_face(S, pop_lsb(&m), f);
-                if (!(comp >> g & 1)) { comp |= 1ull << g; grow |= 1ull << g; }
+                uint64_t g = S->efaces[pop_lsb(&m)] & ~comp;
+                comp |= g;
+                grow |= g;
             }
         }
         left &= ~comp;

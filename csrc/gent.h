@@ -47,6 +47,7 @@ typedef struct {
     int by_degree[GT_MAX];        /* vertices, highest degree first */
     int degree_rank[GT_MAX];      /* each vertex's place in by_degree */
     uint64_t eends[GT_MAX];       /* the two ends of each edge */
+    uint64_t efaces[GT_MAX];      /* the two faces beside each edge */
     int max_score;
     GTEntry *table;
     uint64_t table_buckets;       /* two entries per bucket */
