@@ -586,3 +586,39 @@ def test_once_a_start_attains_the_games_upper_bound_the_others_are_asked_just_be
     assert result["value"] == value == min(truth)
     assert asked and all(k == value - 1 for _, k in asked)
     assert all(run.bounds[v][0] >= value for v in run.bounds)
+
+
+# ---- several workers ----------------------------------------------------------------------
+@pytest.mark.parametrize("graph,outer,value_only", [("pyramid", 0, False), ("pyramid", 2, True),
+                                                     ("wheel5", 0, False), ("bipyramid", 1, True)])
+def test_a_board_run_with_workers_proves_what_one_worker_proves(tmp_path, graph, outer, value_only):
+    b = Board(load_graph(str(DATA / "gent" / f"{graph}.json")), outer)
+    truth = reference.start_values(b)
+    engine = Engine(b, 4)
+    engine.core = OverBudgetEvery(engine.core, 2)  # the first worker's probes are split too
+    run = BoardRun(engine, run_dir=tmp_path / "run", workers=3)
+    result = run.solve(first_budget=1, value_only=value_only)
+    assert result["value"] == min(truth)
+    for v, (lo, hi) in run.start_bounds().items():
+        assert lo <= truth[v] <= hi and (value_only or lo == hi)
+    assert run.asking == {}
+    again = BoardRun(Engine(b, 4), run_dir=tmp_path / "run", resume=True)
+    assert again.start_bounds() == run.start_bounds() and again.nodes == run.nodes
+
+
+def test_cli_workers_run_stops_on_sigterm_and_resumes(tmp_path):
+    import signal
+    import time
+    cmd = [sys.executable, "-m", "solver", "gent", "solve", "ghent17", "--outer", "11-17-13-12",
+           "--run", str(tmp_path / "r"), "--workers", "2", "--table-mb", "64"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(4)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "stopped: value proven in" in err and "Traceback" not in err
+    r = run("status", str(tmp_path / "r"), "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["probes"] > 0
+    r = run("solve", "ghent17", "--outer", "11-17-13-12", "--workers", "3", "--table-mb", "2")
+    assert r.returncode == 2 and "too small for 3 workers" in r.stderr

@@ -72,6 +72,9 @@ def add_parser(games):
     s.add_argument("--value-only", action="store_true",
                    help="stop once the game's value is proven (the other start vertices keep the "
                         "bounds that proof needed); by default every start vertex is solved")
+    s.add_argument("--workers", type=int, default=1,
+                   help="threads that probe different start vertices at once (default 1); "
+                        "--table-mb is shared out among them, one table each")
     s.add_argument("--ask-above", metavar="K", type=int, default=None,
                    help="ask every start first whether its value is above K (a cheap way to upper "
                         "bounds when K is well above the value), then bisect as usual")
@@ -185,13 +188,20 @@ def cmd_info(args):
 
 def cmd_solve(args):
     from ..checkpoint import CheckpointError
+    from .engine import Engine
     from .run import BoardRun
     board, position, moves = setup(args)
     if args.resume and not args.run:
         raise UsageError("--resume needs --run DIR")
-    engine = make_engine(args, board)
-    t0 = time.perf_counter()
     just_start = len(moves) == 1 and position.vertex is not None
+    if args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, not {args.workers}")
+    if args.workers > 1 and (position.vertex is not None or args.table_mb // args.workers < 1):
+        raise UsageError("--workers probes the start vertices of a whole board at once: drop --start "
+                         "and --moves" if position.vertex is not None else
+                         f"--table-mb {args.table_mb} is too small for {args.workers} workers")
+    engine = Engine(board, table_mb=int(args.table_mb) // args.workers)
+    t0 = time.perf_counter()
     if position.vertex is not None and not (args.run and just_start):
         if args.run:
             raise UsageError("--run solves a board from its start, or from one start vertex; "
@@ -204,13 +214,15 @@ def cmd_solve(args):
     else:
         starts = {position.vertex} if just_start else None
         try:
-            run = BoardRun(engine, starts=starts, run_dir=args.run, resume=args.resume)
+            run = BoardRun(engine, starts=starts, run_dir=args.run, resume=args.resume, workers=args.workers)
         except CheckpointError as e:
             raise UsageError(str(e))
         with Progress(engine, args.quiet, "solving") as progress:
             def on_probe(v, k):
                 lo, hi = run.value_bounds()
-                progress.describe(f"value in [{lo}, {hi}]; start {board.graph.vertex_name(v)}: score > {k}?")
+                asking = "; ".join(f"start {board.graph.vertex_name(u)}: score > {j}?"
+                                   for _, (u, j) in sorted(run.asking.items()))
+                progress.describe(f"value in [{lo}, {hi}]; {asking}")
             try:
                 result = run.solve(on_probe, ask_above=args.ask_above, value_only=args.value_only)
             except KeyboardInterrupt:
@@ -228,7 +240,7 @@ def cmd_solve(args):
     out = {"board": g.name, "outer": g.face_text(board.outer),
            "equivalent_outer": [g.face_text(f) for f in same_outer],
            "moves": [format_move(board, m) for m in moves], **result,
-           "nodes": result.get("nodes", engine.nodes) if args.run else engine.nodes,
+           "nodes": result.get("nodes", engine.nodes) if args.run or args.workers > 1 else engine.nodes,
            "seconds": round(seconds, 3)}
     if args.json:
         print(json.dumps(out))

@@ -9,6 +9,7 @@ class Engine:
 
     def __init__(self, board, table_mb=256):
         self.board = board
+        self.table_mb = table_mb
         g = board.graph
         self.core = Core(len(g.labels), g.edges, g.edge_faces, len(g.faces), board.outer,
                          table_bytes=table_mb << 20)

@@ -22,17 +22,19 @@ class OverBudget(Exception):
 class Prover:
     """Answers null-window questions on future scores, remembering bounds per position key."""
 
-    def __init__(self, engine, record):
+    def __init__(self, engine, record, share=None):
+        """`share`: another Prover whose bounds and splits this one uses too (a worker thread
+        of the same run, with its own core and table)."""
         self.core = engine.core
         self.record = record  # record(dict) journals an answer; learn() must see it too
-        self.known = {}       # position key -> [lo, hi] on the score still to come
-        self.split = set()    # keys of positions whose children have been asked
+        self.known = {} if share is None else share.known  # position key -> [lo, hi] on the score still to come
+        self.split = set() if share is None else share.split  # keys of positions whose children have been asked
         self._limit = None    # core.nodes at which the question in hand stops
 
     def bounds(self, key):
         b = self.known.get(key)
-        if b is None:
-            b = self.known[key] = [0, self.core.upper_bound(key)]
+        if b is None:  # setdefault: another worker may have made the entry meanwhile
+            b = self.known.setdefault(key, [0, self.core.upper_bound(key)])
         return b
 
     def learn(self, key, lo, hi):

@@ -9,13 +9,16 @@ too. A stopped run loses at most the search in flight, and a run stopped for goo
 leaves proven bounds.
 """
 
+import concurrent.futures
 import hashlib
 import json
+import threading
 import time
 
 from .. import __version__
 from ..checkpoint import RunDir
 from ..provenance import commit
+from .engine import Engine
 from .position import Position, Start
 from .proof import Prover
 
@@ -33,10 +36,16 @@ def graph_digest(graph):
 class BoardRun:
     """Bounds on every start class's value, narrowed probe by probe."""
 
-    def __init__(self, engine, starts=None, run_dir=None, resume=False, split_levels=SPLIT_LEVELS):
+    def __init__(self, engine, starts=None, run_dir=None, resume=False, split_levels=SPLIT_LEVELS,
+                 workers=1):
+        """workers: threads that probe different start classes at once, each with its own
+        core and a table of the engine's size (the first uses the engine)."""
         self.engine = engine
         self.prover = Prover(engine, self._record)
         self.split_levels = split_levels
+        self.workers = max(1, workers)
+        self.asking = {}  # worker -> (start vertex, k) of its question in hand
+        self._lock = threading.Lock()  # the journal and the counters, for several workers
         board = self.board = engine.board
         g = board.graph
         wanted = set(range(len(g.labels)) if starts is None else starts)
@@ -75,6 +84,10 @@ class BoardRun:
 
     def _record(self, record):
         """Journal (with a run directory) and apply one answer of the prover."""
+        with self._lock:
+            self._record_locked(record)
+
+    def _record_locked(self, record):
         record["commit"] = self.commit
         v = self.start_of_key.get(tuple(record["key"]))
         if v is not None:  # a start position: written as before there were other positions
@@ -148,18 +161,25 @@ class BoardRun:
         budget = first_budget
         while budget < (self.round_budget or self.largest_probe):
             budget *= 4
+        provers = [self.prover] + [Prover(Engine(self.board, self.engine.table_mb), self._record, share=self.prover)
+                                   for _ in range(self.workers - 1)]
         try:
             while not (self.value_known() if value_only else self.exact()):
                 if self.run is not None and budget > self.round_budget:
                     self.run.journal.append({"round_budget": budget})
                     self.round_budget = budget
                 # The likeliest minimum first: its answers move both ends of the game's bounds.
-                for cls in sorted(self.classes, key=lambda c: tuple(self.bounds[c[0]])):
-                    self._probe_class(cls[0], p0.play(Start(cls[0])), budget, on_probe, display, ask_above,
-                                      value_only)
+                order = sorted(self.classes, key=lambda c: tuple(self.bounds[c[0]]))
+                if len(provers) == 1:
+                    for cls in order:
+                        self._probe_class(self.prover, 0, cls[0], p0.play(Start(cls[0])), budget, on_probe,
+                                          display, ask_above, value_only)
+                else:
+                    self._parallel_round(provers, order, budget, on_probe, display, ask_above, value_only)
                 budget *= 4
         finally:
             core.progress = display
+            self.asking.clear()
         lo, hi = self.value_bounds()
         names = self.board.graph.vertex_name
         result = {"value": lo, "start_values": {names(v): a for v, (a, b) in self.start_bounds().items() if a == b},
@@ -174,7 +194,51 @@ class BoardRun:
         """Whether some start class is proven worth exactly `score`."""
         return any(lo == hi == score for lo, hi in self.bounds.values())
 
-    def _probe_class(self, v, position, budget, on_probe, display, ask_above=None, value_only=False):
+    def _parallel_round(self, provers, order, budget, on_probe, display, ask_above, value_only):
+        """One round over the classes in `order`, each taken by the next free worker. Ctrl-C
+        (in the main thread) stops every worker within 2^20 nodes; what they finished is kept."""
+        p0 = Position.initial(self.board)
+        queue, stop, taken = list(order), threading.Event(), threading.Lock()
+
+        def work(i):
+            prover = provers[i]
+
+            def shown(nodes):  # this worker's core, every 2^20 nodes: all workers' nodes
+                if stop.is_set():
+                    raise KeyboardInterrupt
+                if display is not None:
+                    display(sum(p.core.nodes for p in provers))
+
+            prover.core.progress = shown
+            try:
+                while not stop.is_set():
+                    with taken:
+                        if not queue:
+                            return
+                        cls = queue.pop(0)
+                    self._probe_class(prover, i, cls[0], p0.play(Start(cls[0])), budget, on_probe, shown,
+                                      ask_above, value_only)
+            finally:
+                prover.core.progress = None
+                self.asking.pop(i, None)
+
+        pool = concurrent.futures.ThreadPoolExecutor(len(provers), thread_name_prefix="gent")
+        futures = [pool.submit(work, i) for i in range(len(provers))]
+        try:
+            pending = futures
+            while pending:  # short waits, so that Ctrl-C reaches this thread at once
+                done, pending = concurrent.futures.wait(pending, timeout=1.0,
+                                                        return_when=concurrent.futures.FIRST_EXCEPTION)
+                for f in done:
+                    f.result()  # a worker's error stops the others and is the run's
+        except BaseException:
+            stop.set()
+            raise
+        finally:
+            pool.shutdown(wait=True)
+
+    def _probe_class(self, prover, worker, v, position, budget, on_probe, display, ask_above=None,
+                     value_only=False):
         b = self.bounds[v]
         while True:
             if value_only and self.value_known():
@@ -192,8 +256,9 @@ class BoardRun:
                 k = top - 1
             else:
                 k = (b[0] + top) // 2
+            self.asking[worker] = (v, k)
             if on_probe:
                 on_probe(v, k)
-            if self.prover.ask(position, k, budget, self.split_levels, display,
-                               total=SPLIT_TOTAL * budget) is None:
+            if prover.ask(position, k, budget, self.split_levels, display,
+                          total=SPLIT_TOTAL * budget) is None:
                 return
