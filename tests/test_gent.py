@@ -622,3 +622,21 @@ def test_cli_workers_run_stops_on_sigterm_and_resumes(tmp_path):
     assert json.loads(r.stdout)["probes"] > 0
     r = run("solve", "ghent17", "--outer", "11-17-13-12", "--workers", "3", "--table-mb", "2")
     assert r.returncode == 2 and "too small for 3 workers" in r.stderr
+
+
+@pytest.mark.parametrize("graph", ["pyramid", "wheel5", "bipyramid"])
+def test_keeps_tells_the_moves_that_keep_the_value(graph):
+    rng = random.Random(5)
+    b = Board(load_graph(str(DATA / "gent" / f"{graph}.json")), 0)
+    engine, plain = Engine(b, 4), Engine(b, 4)
+    for _ in range(8):
+        p = Position.started(b, rng.randrange(len(b.graph.labels)))
+        for _ in range(rng.randrange(0, 5)):
+            if not p.is_over():
+                p = p.play(rng.choice(p.legal_moves()))
+        if p.is_over():
+            continue
+        target = plain.value(p)
+        for m in p.legal_moves():
+            c = p.play(m)
+            assert engine.keeps(c, target) == (plain.value(c) == target), (p, m)

@@ -67,9 +67,24 @@ class Engine:
                 if x == target:
                     return Start(v)
         for m in position.legal_moves():
-            if self.value(position.play(m)) == target:
+            if self.keeps(position.play(m), target):
                 return m
         raise AssertionError("no move keeps the value: the solver contradicts itself")
+
+    def keeps(self, child, target):
+        """Whether `child`, a position one move after one worth `target`, is worth `target`
+        too: one null-window search, not an exact value. After a Tailor move it is worth at
+        most `target`, so it keeps it when worth more than target - 1; after Mr. Button's at
+        least `target`, so when worth no more than it."""
+        tailor_moved = child.to_move != TAILOR
+        k = target - child.score - (1 if tailor_moved else 0)  # on the score still to come
+        if child.is_over():
+            above = 0 > k
+        elif k < 0:
+            above = True
+        else:
+            above = self.core.search(child.key(), k, k + 1) > k
+        return above if tailor_moved else not above
 
     def line(self, position=None):
         """An optimal game from `position` (the start by default): [(move, position after)]."""
