@@ -102,6 +102,10 @@ def add_parser(games):
     s.add_argument("run", metavar="DIR", help="run directory of `gent solve ... --run DIR`")
     s.add_argument("--graph", metavar="FILE", default=None, help="the graph file, for a run on one")
     s.add_argument("--out", metavar="DIR", default=None, help="results directory (default results/gent)")
+    s.add_argument("--line", action="store_true",
+                   help="for a run stopped at the game's value (--value-only): also find an optimal "
+                        "game from a start vertex Mr. Button picks (costs about as much as a few probes)")
+    s.add_argument("--quiet", action="store_true", help="no progress display")
     s.set_defaults(handler=cmd_record)
 
     s = commands.add_parser("show", help="draw a position (text, or SVG with --svg)")
@@ -350,7 +354,8 @@ def cmd_record(args):
     from .results import DEFAULT_DIR, record
     _run_status(args)
     try:
-        rec = record(args.run, args.out or DEFAULT_DIR, args.graph)
+        rec = record(args.run, args.out or DEFAULT_DIR, args.graph, line=args.line,
+                     progress=lambda engine: Progress(engine, args.quiet, "optimal game"))
     except ValueError as e:
         raise UsageError(str(e))
     lo, hi = rec["value_bounds"]

@@ -86,10 +86,11 @@ class Engine:
             above = self.core.search(child.key(), k, k + 1) > k
         return above if tailor_moved else not above
 
-    def line(self, position=None):
-        """An optimal game from `position` (the start by default): [(move, position after)]."""
+    def line(self, position=None, target=None):
+        """An optimal game from `position` (the start by default): [(move, position after)].
+        `target`: the position's value when it is known already (it is not checked)."""
         position = position or Position.initial(self.board)
-        target = self.value(position)
+        target = self.value(position) if target is None else target
         out = []
         while not position.is_over():
             m = self.best_move(position, target)

@@ -8,6 +8,7 @@ An exact board also gets an optimal game, and its value is solved once more from
 a fresh table as an independent check.
 """
 
+import contextlib
 import json
 import os
 import time
@@ -17,7 +18,7 @@ from ..provenance import commit, machine
 from .board import BUILTIN, Board, load_graph
 from .engine import Engine
 from .notation import format_game
-from .position import Position
+from .position import Position, Start
 from .run import BoardRun, graph_digest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -62,7 +63,10 @@ def status(run_dir, graph_source=None, table_mb=64):
                     f"--run {rel_run} --resume")}
 
 
-def record(run_dir, out_dir=DEFAULT_DIR, graph_source=None, table_mb=1024):
+def record(run_dir, out_dir=DEFAULT_DIR, graph_source=None, table_mb=1024, line=False, progress=None):
+    """Writes the run's record. `line`: for a run stopped at the game's value (--value-only),
+    also find an optimal game from a start vertex Mr. Button picks (as costly as a few probes).
+    `progress(engine)`: a context manager showing a search's progress."""
     board, run, rec = status(run_dir, graph_source)
     if not rec.pop("whole_board"):
         raise ValueError(f"{run_dir} is a run of one start vertex, not of the board: its bounds are not "
@@ -72,6 +76,14 @@ def record(run_dir, out_dir=DEFAULT_DIR, graph_source=None, table_mb=1024):
         # game would take as long as the run, so the record says it was not re-checked.
         rec["value"] = rec["value_bounds"][0]
         rec["checked"] = False
+        if line:
+            v = next(v for v, b in run.bounds.items() if b[0] == b[1] == rec["value"])
+            start = Position.initial(board).play(Start(v))
+            engine = Engine(board, table_mb=table_mb)
+            with progress(engine) if progress else contextlib.nullcontext():
+                moves = [Start(v)] + [m for m, _ in engine.line(start, rec["value"])]
+            rec["optimal_game"] = format_game(board, moves)
+            rec["line_nodes"] = engine.nodes
     if rec["exact"]:
         engine = Engine(board, table_mb=table_mb)
         start = Position.initial(board)
