@@ -644,3 +644,27 @@ def test_keeps_tells_the_moves_that_keep_the_value(graph):
         for m in p.legal_moves():
             c = p.play(m)
             assert engine.keeps(c, target) == (plain.value(c) == target), (p, m)
+
+
+def test_a_stop_while_the_workers_start_stops_the_ones_started(tmp_path, monkeypatch):
+    # Review 9: Ctrl-C landing while the round's threads start left the started ones running.
+    import concurrent.futures
+    import threading
+    import time
+    real_submit, calls = concurrent.futures.ThreadPoolExecutor.submit, []
+
+    def submit(self, fn, *args):
+        calls.append(fn)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real_submit(self, fn, *args)
+
+    monkeypatch.setattr(concurrent.futures.ThreadPoolExecutor, "submit", submit)
+    b = Board(load_graph(str(DATA / "gent" / "wheel5.json")), 1)
+    run = BoardRun(Engine(b, 4), run_dir=tmp_path / "run", workers=2)
+    with pytest.raises(KeyboardInterrupt):
+        run.solve(lambda v, k: time.sleep(0.05), first_budget=1)
+    records = len(run.run.journal.read())
+    time.sleep(0.5)
+    assert len(run.run.journal.read()) == records
+    assert not [t for t in threading.enumerate() if t.name.startswith("gent")]

@@ -198,7 +198,7 @@ class BoardRun:
         """One round over the classes in `order`, each taken by the next free worker. Ctrl-C
         (in the main thread) stops every worker within 2^20 nodes; what they finished is kept."""
         p0 = Position.initial(self.board)
-        queue, stop, taken = list(order), threading.Event(), threading.Lock()
+        queue, stop, taken, shown_lock = list(order), threading.Event(), threading.Lock(), threading.Lock()
 
         def work(i):
             prover = provers[i]
@@ -207,7 +207,13 @@ class BoardRun:
                 if stop.is_set():
                     raise KeyboardInterrupt
                 if display is not None:
-                    display(sum(p.core.nodes for p in provers))
+                    with shown_lock:  # one display, several threads
+                        display(sum(p.core.nodes for p in provers))
+
+            def probed(v, k):
+                if on_probe is not None:
+                    with shown_lock:
+                        on_probe(v, k)
 
             prover.core.progress = shown
             try:
@@ -216,16 +222,16 @@ class BoardRun:
                         if not queue:
                             return
                         cls = queue.pop(0)
-                    self._probe_class(prover, i, cls[0], p0.play(Start(cls[0])), budget, on_probe, shown,
+                    self._probe_class(prover, i, cls[0], p0.play(Start(cls[0])), budget, probed, shown,
                                       ask_above, value_only)
             finally:
                 prover.core.progress = None
                 self.asking.pop(i, None)
 
         pool = concurrent.futures.ThreadPoolExecutor(len(provers), thread_name_prefix="gent")
-        futures = [pool.submit(work, i) for i in range(len(provers))]
         try:
-            pending = futures
+            # Inside the try: a Ctrl-C while the threads start must stop the ones started.
+            pending = [pool.submit(work, i) for i in range(len(provers))]
             while pending:  # short waits, so that Ctrl-C reaches this thread at once
                 done, pending = concurrent.futures.wait(pending, timeout=1.0,
                                                         return_when=concurrent.futures.FIRST_EXCEPTION)
