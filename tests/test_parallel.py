@@ -383,3 +383,17 @@ def test_question_progress_names_the_root_move_searched_first_even_when_a_later_
     u = proof.question_progress(k, memo)
     assert proof.undecided_leaves(k, memo)[0][0] is root.children[order[0]]
     assert u["lead"] == format_moves(board, [root.moves[order[0]]]) and "replies" not in u
+
+
+def test_progress_rate_counts_the_sub_proofs_in_flight(capsys, monkeypatch):
+    # A fresh run has no finished sub-proof for hours on a big board: the rate still shows.
+    from types import SimpleNamespace
+    from solver.sanjego.cli import FrontierProgress
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    progress = FrontierProgress(False, "6x6")
+    progress.started -= 10.0
+    proof = SimpleNamespace(subproofs=0, nodes=5_000_000, nodes_before=5_000_000, live_nodes=40_000_000,
+                            workers=2, cpu_seconds=0.0)
+    progress(proof, 811, (-36, 36), 1)
+    line = capsys.readouterr().err
+    assert "45,000,000 nodes" in line and ("2.00 M nodes/s/worker" in line or "1.99 M nodes/s/worker" in line), line

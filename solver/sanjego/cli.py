@@ -252,9 +252,14 @@ class FrontierProgress(Progress):
 
     def __init__(self, quiet, board):
         super().__init__(quiet, f"San Jego {board}", "sub-proof")
+        self.started = time.monotonic()
 
     def __call__(self, proof, todo, interval, k):
-        rate = proof.nodes / proof.cpu_seconds / 1e6 if proof.cpu_seconds else 0
+        # This session's nodes, sub-proofs in flight included, over its wall time: the journal's
+        # finished sub-proofs alone say nothing until the first one ends, which can take hours.
+        seconds = time.monotonic() - self.started
+        session = proof.nodes - proof.nodes_before + proof.live_nodes
+        rate = session / seconds / proof.workers / 1e6 if seconds > 0 else 0
         self.show(proof.subproofs, proof.subproofs + todo,
                   f"value in [{interval[0]}, {interval[1]}], asking >= {k}, "
                   f"{proof.nodes + proof.live_nodes:,} nodes, {rate:.2f} M nodes/s/worker")
