@@ -105,6 +105,8 @@ def add_parser(games):
     s.add_argument("--line", action="store_true",
                    help="for a run stopped at the game's value (--value-only): also find an optimal "
                         "game from a start vertex Mr. Button picks (costs about as much as a few probes)")
+    s.add_argument("--table-mb", type=table_mb_arg, default=DEFAULT_TABLE_MB,
+                   help=f"transposition table of the check and the optimal game, in MB (default {DEFAULT_TABLE_MB})")
     s.add_argument("--quiet", action="store_true", help="no progress display")
     s.set_defaults(handler=cmd_record)
 
@@ -354,7 +356,7 @@ def cmd_record(args):
     from .results import DEFAULT_DIR, record
     _run_status(args)
     try:
-        rec = record(args.run, args.out or DEFAULT_DIR, args.graph, line=args.line,
+        rec = record(args.run, args.out or DEFAULT_DIR, args.graph, line=args.line, table_mb=int(args.table_mb),
                      progress=lambda engine: Progress(engine, args.quiet, "optimal game"))
     except ValueError as e:
         raise UsageError(str(e))
