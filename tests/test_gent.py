@@ -554,6 +554,8 @@ def test_a_value_only_run_is_recorded_as_not_rechecked(tmp_path):
     rec = record(str(tmp_path / "run"), str(tmp_path / "results"), graph, line=True)
     final = replay(Position.initial(b), rec["optimal_game"])[-1][1]
     assert final.is_over() and final.score == rec["value"] and rec["line_nodes"] > 0
+    again = record(str(tmp_path / "run"), str(tmp_path / "results"), graph)  # without --line: the game stays
+    assert again["optimal_game"] == rec["optimal_game"]
     g = b.graph
     same = [g.face_text(f) for f in next(c for c in g.face_classes() if 1 in c) if f != 1]
     assert same and rec["equivalent_outer"] == same

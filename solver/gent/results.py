@@ -76,6 +76,10 @@ def record(run_dir, out_dir=DEFAULT_DIR, graph_source=None, table_mb=1024, line=
         # game would take as long as the run, so the record says it was not re-checked.
         rec["value"] = rec["value_bounds"][0]
         rec["checked"] = False
+        earlier = _read(os.path.join(out_dir, f"{board.graph.name}-{rec['outer']}.json"))
+        if not line and earlier.get("value") == rec["value"] and "optimal_game" in earlier:
+            # Recorded again without --line: keep the game found for the same value before.
+            rec["optimal_game"], rec["line_nodes"] = earlier["optimal_game"], earlier.get("line_nodes")
         if line:
             v = next(v for v, b in run.bounds.items() if b[0] == b[1] == rec["value"])
             start = Position.initial(board).play(Start(v))
@@ -99,6 +103,15 @@ def record(run_dir, out_dir=DEFAULT_DIR, graph_source=None, table_mb=1024, line=
     atomic_write(os.path.join(out_dir, name), (json.dumps(rec, indent=1) + "\n").encode())
     write_readme(out_dir)
     return rec
+
+
+def _read(path):
+    """A record written before, or {} when there is none."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return {}
 
 
 def write_readme(out_dir=DEFAULT_DIR):
