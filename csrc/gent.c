@@ -45,8 +45,6 @@ GTSolver *gt_new(int nv, int ne, int nf, int outer, const int *eu, const int *ev
         S->fedges[ef0[e]] |= 1ull << e;
         S->fedges[ef1[e]] |= 1ull << e;
         if (ef0[e] != outer && ef1[e] != outer) S->inner_edges |= 1ull << e;
-    }
-    for (int e = 0; e < ne; e++) {
         S->eends[e] = 1ull << eu[e] | 1ull << ev[e];
         S->efaces[e] = 1ull << ef0[e] | 1ull << ef1[e];
     }

@@ -4,7 +4,7 @@ import json
 import sys
 import time
 
-from ..cli import NodeProgress as Progress, UsageError, table_mb_arg
+from ..cli import NodeProgress as Progress, UsageError, positive_int_arg, table_mb_arg
 from .board import BUILTIN, Board, load_graph
 from .notation import format_game, format_move, replay
 from .position import SIDE_NAMES, Position
@@ -72,7 +72,7 @@ def add_parser(games):
     s.add_argument("--value-only", action="store_true",
                    help="stop once the game's value is proven (the other start vertices keep the "
                         "bounds that proof needed); by default every start vertex is solved")
-    s.add_argument("--workers", type=int, default=1,
+    s.add_argument("--workers", type=positive_int_arg, default=1,
                    help="threads that probe different start vertices at once (default 1); "
                         "--table-mb is shared out among them, one table each")
     s.add_argument("--ask-above", metavar="K", type=int, default=None,
@@ -146,9 +146,10 @@ def setup(args):
     return board, position, [m for m, _ in played]
 
 
-def make_engine(args, board):
+def make_engine(args, board, workers=1):
+    """The engine of a command; with several workers, each gets a `workers`-th of --table-mb."""
     from .engine import Engine
-    return Engine(board, table_mb=int(args.table_mb))
+    return Engine(board, table_mb=int(args.table_mb) // workers)
 
 
 def _header(board, moves, position):
@@ -194,19 +195,16 @@ def cmd_info(args):
 
 def cmd_solve(args):
     from ..checkpoint import CheckpointError
-    from .engine import Engine
     from .run import BoardRun
     board, position, moves = setup(args)
     if args.resume and not args.run:
         raise UsageError("--resume needs --run DIR")
     just_start = len(moves) == 1 and position.vertex is not None
-    if args.workers < 1:
-        raise UsageError(f"--workers must be at least 1, not {args.workers}")
     if args.workers > 1 and (position.vertex is not None or args.table_mb // args.workers < 1):
         raise UsageError("--workers probes the start vertices of a whole board at once: drop --start "
                          "and --moves" if position.vertex is not None else
                          f"--table-mb {args.table_mb} is too small for {args.workers} workers")
-    engine = Engine(board, table_mb=int(args.table_mb) // args.workers)
+    engine = make_engine(args, board, workers=args.workers)
     t0 = time.perf_counter()
     if position.vertex is not None and not (args.run and just_start):
         if args.run:

@@ -124,17 +124,17 @@ class Prover:
             lo_c, hi_c = (0, 0) if c.is_over() else self.bounds(c.key())
             if answer == tailor:  # the side to move has its move
                 if tailor:
-                    self._derived(position, k, max(k + 1, gain + lo_c), None)
+                    self._derived(position, k, lo=max(k + 1, gain + lo_c))
                 else:
-                    self._derived(position, k, None, min(k, gain + hi_c))
+                    self._derived(position, k, hi=min(k, gain + hi_c))
                 return tailor
             shifted.append((gain + lo_c, gain + hi_c))
         if undecided:
             return None
         if tailor:  # every move leaves him at most k
-            self._derived(position, k, None, min(k, max(hi for _, hi in shifted)))
+            self._derived(position, k, hi=min(k, max(hi for _, hi in shifted)))
         else:  # every move leaves him more than k
-            self._derived(position, k, max(k + 1, min(lo for lo, _ in shifted)), None)
+            self._derived(position, k, lo=max(k + 1, min(lo for lo, _ in shifted)))
         return not tailor
 
     def _known(self, position, k):
@@ -146,9 +146,9 @@ class Prover:
             return b[0] > k
         return None
 
-    def _derived(self, position, k, lo_new, hi_new):
-        """Journals the bounds that the children's answers prove (None: no new bound)."""
-        lo, hi = self.bounds(position.key())
-        lo, hi = max(lo, lo_new if lo_new is not None else lo), min(hi, hi_new if hi_new is not None else hi)
+    def _derived(self, position, k, lo=0, hi=255):
+        """Journals the bounds that the children's answers prove, with those known before."""
+        known_lo, known_hi = self.bounds(position.key())
+        lo, hi = max(lo, known_lo), min(hi, known_hi)
         self.record({"key": list(position.key()), "k": k, "lo": lo, "hi": hi, "derived": True,
                      "nodes": 0, "seconds": 0})
