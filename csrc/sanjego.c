@@ -93,6 +93,8 @@ static SJSolver *alloc_solver(int n, int measure, uint64_t table_bytes, uint64_t
                 S->zhead[c][k][o].a = splitmix64(&rng);
                 S->zhead[c][k][o].b = splitmix64(&rng);
             }
+    S->zgroup.a = splitmix64(&rng);
+    S->zgroup.b = splitmix64(&rng);
     uint64_t buckets = 1;
     while (buckets * 2 * 4 * sizeof(SJEntry) <= table_bytes) buckets *= 2;
     S->table_buckets = buckets;
@@ -108,6 +110,7 @@ SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed,
     SJSolver *S = alloc_solver(w * h, measure, table_bytes, seed);
     if (!S) return NULL;
     S->w = w; S->h = h; S->grid = 1;
+    S->free_group_max = 4; /* measured: nodes -29% (6x4), -35% (5x5), -39% (8x4 after 6 plies); time -9%, -21%, -23% */
     S->use_symmetry = use_symmetry;
     uint64_t col0 = 0, collast = 0;
     for (int r = 0; r < h; r++) { col0 |= BIT(r * w); collast |= BIT(r * w + w - 1); }
@@ -540,6 +543,107 @@ void sj_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi)
     bounds_with(S, p, x, largest_group(S, p), lo, hi);
 }
 
+/* The group keys below read a tower as (height, owner plus 2 for a head), 10 bits. */
+static inline uint64_t tower_label(const SJPos *p, int c)
+{
+    return (uint64_t)p->height[c] << 2 | (uint64_t)key_owner(p, c);
+}
+
+static inline uint64_t pack4(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+{
+    return a << 30 | b << 20 | c << 10 | d;
+}
+
+/* A code of the group g (2 to 4 towers of a grid board) that two groups share exactly when
+ * one is the other's image under an isomorphism of their adjacency graphs that keeps every
+ * tower's height and owner (and head). Groups never interact and a group's future depends
+ * on nothing but that labelled graph, so such groups are worth the same wherever they lie.
+ * On a grid the connected graphs of up to four cells are bipartite: the path of 2 or 3, and
+ * of 4 towers the path, the star and the 4-cycle (a 2x2 block), told apart by the degrees. */
+static uint64_t group_code(const SJSolver *S, const SJPos *p, uint64_t g)
+{
+    int cell[4], deg[4], n = 0;
+    uint64_t lab[4];
+    for (uint64_t m = g; m && n < 4;) {
+        int c = pop_lsb(&m);
+        cell[n] = c;
+        lab[n] = tower_label(p, c);
+        deg[n] = __builtin_popcountll(S->nb[c] & g);
+        n++;
+    }
+    if (n == 2) {
+        uint64_t a = lab[0] < lab[1] ? lab[0] : lab[1], b = lab[0] ^ lab[1] ^ a;
+        return (uint64_t)2 << 60 | pack4(0, 0, a, b);
+    }
+    if (n == 3) {
+        int mid = deg[0] == 2 ? 0 : deg[1] == 2 ? 1 : 2;
+        uint64_t a = lab[(mid + 1) % 3], b = lab[(mid + 2) % 3];
+        if (a > b) { uint64_t t = a; a = b; b = t; }
+        return (uint64_t)3 << 60 | pack4(0, lab[mid], a, b);
+    }
+    int centre = -1, end = -1, degree_sum = 0;
+    for (int i = 0; i < 4; i++) {
+        degree_sum += deg[i];
+        if (deg[i] == 3) centre = i;
+        if (deg[i] == 1 && end < 0) end = i;
+    }
+    if (centre >= 0) { /* star: the centre and its leaves, sorted */
+        uint64_t l[3];
+        int k = 0;
+        for (int i = 0; i < 4; i++) if (i != centre) l[k++] = lab[i];
+        for (int i = 1; i < 3; i++)
+            for (int j = i; j > 0 && l[j - 1] > l[j]; j--) { uint64_t t = l[j]; l[j] = l[j - 1]; l[j - 1] = t; }
+        return (uint64_t)4 << 60 | (uint64_t)1 << 58 | pack4(lab[centre], l[0], l[1], l[2]);
+    }
+    /* A path from one end, or the cycle from cell 0: each next cell is the neighbour not yet taken. */
+    int order[4] = {0, 1, 2, 3}, at = degree_sum == 8 ? 0 : end;
+    uint64_t taken = 0;
+    for (int k = 0; k < 4; k++) {
+        order[k] = at;
+        taken |= BIT(cell[at]);
+        uint64_t next = S->nb[cell[at]] & g & ~taken;
+        if (!next) break;
+        int c = __builtin_ctzll(next);
+        for (int i = 0; i < 4; i++) if (cell[i] == c) at = i;
+    }
+    uint64_t best = ~(uint64_t)0;
+    int turns = degree_sum == 8 ? 4 : 1; /* the cycle: every rotation, both ways; the path: both ways */
+    for (int r = 0; r < turns; r++) {
+        uint64_t fwd = pack4(lab[order[r]], lab[order[(r + 1) % 4]], lab[order[(r + 2) % 4]], lab[order[(r + 3) % 4]]);
+        uint64_t bwd = pack4(lab[order[(r + 3) % 4]], lab[order[(r + 2) % 4]], lab[order[(r + 1) % 4]], lab[order[r]]);
+        if (fwd < best) best = fwd;
+        if (bwd < best) best = bwd;
+    }
+    return (uint64_t)4 << 60 | (uint64_t)(degree_sum == 8 ? 2 : 3) << 58 | best;
+}
+
+/* Key terms of the position's groups of at most S->free_group_max towers (grid boards), which
+ * are keyed by group_code instead of by their cells; their cells are returned in *cells.
+ * The terms are added, so that equal groups do not cancel. */
+static inline void free_groups_key(const SJSolver *S, const SJPos *p, uint64_t *k1, uint64_t *k2, uint64_t *cells)
+{
+    uint64_t rest = p->occ, small = 0, a = 0, b = 0;
+    while (rest) {
+        uint64_t g = group_of(S, p->occ, rest & (~rest + 1));
+        rest &= ~g;
+        if (__builtin_popcountll(g) > S->free_group_max) continue;
+        small |= g;
+        uint64_t code = group_code(S, p, g);
+        uint64_t s1 = code ^ S->zgroup.a, s2 = code ^ S->zgroup.b;
+        a += splitmix64(&s1);
+        b += splitmix64(&s2);
+    }
+    *k1 = a; *k2 = b;
+    *cells = small;
+}
+
+static inline const SJZob *zob_of(const SJSolver *S, const SJPos *p, int sym_cell, int c)
+{
+    int o = key_owner(p, c);
+    const SJZob (*keys)[SJ_MAX_CELLS + 1][2] = o & 2 ? S->zhead : S->zob;
+    return &keys[sym_cell][p->height[c]][o & 1];
+}
+
 static inline int canonical(const SJSolver *S, const SJPos *p, uint64_t *key1, uint64_t *key2)
 {
     uint64_t e1 = 0, e2 = 0;
@@ -553,11 +657,33 @@ static inline int canonical(const SJSolver *S, const SJPos *p, uint64_t *key1, u
         const SJZob *z = &S->ztempo[o][p->tempo[o]];
         e1 ^= z->a; e2 ^= z->b;
     }
+    uint64_t small = 0, g1 = 0, g2 = 0;
+    if (S->free_group_max) free_groups_key(S, p, &g1, &g2, &small);
     int best = 0;
+    if (!small) {
+        for (int s = 1; s < S->nsym; s++)
+            if (p->k1[s] < p->k1[best]) best = s;
+        *key1 = p->k1[best] ^ e1;
+        *key2 = p->k2[best] ^ e2;
+        return best;
+    }
+    /* The small groups' cells leave the keys kept per symmetry. */
+    uint64_t k1[SJ_MAX_SYMS];
+    memcpy(k1, p->k1, sizeof k1);
+    for (uint64_t m = small; m;) {
+        int c = pop_lsb(&m), o = key_owner(p, c);
+        const SJZob (*keys)[SJ_MAX_CELLS + 1][2] = o & 2 ? S->zhead : S->zob;
+        for (int s = 0; s < S->nsym; s++) k1[s] ^= keys[S->sym[s][c]][p->height[c]][o & 1].a;
+    }
     for (int s = 1; s < S->nsym; s++)
-        if (p->k1[s] < p->k1[best]) best = s;
-    *key1 = p->k1[best] ^ e1;
-    *key2 = p->k2[best] ^ e2;
+        if (k1[s] < k1[best]) best = s;
+    uint64_t k2 = p->k2[best];
+    for (uint64_t m = small; m;) {
+        int c = pop_lsb(&m);
+        k2 ^= zob_of(S, p, S->sym[best][c], c)->b;
+    }
+    *key1 = (k1[best] ^ e1) + g1;
+    *key2 = (k2 ^ e2) + g2;
     return best;
 }
 

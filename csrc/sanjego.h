@@ -72,6 +72,8 @@ typedef struct {
     int w, h, n, measure, use_symmetry;
     int table_min_towers;       /* smaller positions are searched without the table */
     int etc_min_towers;         /* enhanced transposition cut-offs from this many towers */
+    int free_group_max;         /* grid boards: groups of up to this many towers (at most 4; 0: off)
+                                   are keyed free of their place (see group_code) */
     int reduce_groups;          /* bank one-player groups (margin only; off for perft and heads) */
     int heads;                  /* heads variant: no tower may be put onto a head-tower */
     int grid;                   /* 1: the rectangle (neighbours by shifts); 0: a graph (by nb) */
@@ -85,6 +87,7 @@ typedef struct {
     SJZob zbank[2][2][SJ_MAX_CELLS + 1];
     SJZob zside;
     SJZob ztempo[2][SJ_MAX_CELLS + 1];
+    SJZob zgroup;               /* seeds the keys of groups keyed free of their place */
     SJEntry *table;
     uint64_t table_buckets;     /* power of two; four 16-byte entries per 64-byte bucket */
     int table_owned;            /* 0 for a solver made by sj_new_sharing */

@@ -15,7 +15,7 @@ cdef extern from "sanjego.h":
         uint64_t table_buckets
         uint64_t nodes, tt_hits, tt_stores
         int stop
-        int etc_min_towers, table_min_towers
+        int etc_min_towers, table_min_towers, free_group_max, grid
         int heads
         int (*poll)(void *ctx) noexcept
         void *poll_ctx
@@ -153,6 +153,18 @@ cdef class Core:
     @etc_min_towers.setter
     def etc_min_towers(self, int value):
         self.S.etc_min_towers = value
+
+    @property
+    def free_group_max(self):
+        """Groups of at most this many towers (0 to 4, grid boards only) are keyed free of
+        their place: equal groups anywhere on the board share table entries."""
+        return self.S.free_group_max
+
+    @free_group_max.setter
+    def free_group_max(self, int value):
+        if not 0 <= value <= 4:
+            raise ValueError("free_group_max must be 0 to 4")
+        self.S.free_group_max = value if self.S.grid else 0
 
     @property
     def stats(self):

@@ -6,6 +6,7 @@ import pytest
 
 from solver.sanjego import Board, Position, reference
 from solver.sanjego.engine import Engine
+from solver.sanjego.position import EMPTY
 from solver.sanjego.notation import replay
 from conftest import data_lines
 
@@ -134,3 +135,98 @@ def test_static_bounds_hold_the_value(size, measure):
                 p, engine = p.with_heads([rng.choice(mine), rng.choice(theirs)]), heads
         lo, hi = engine.core.bounds(p.heights, p.core_owners, p.side)
         assert lo <= reference.solve(p, measure) <= hi, (size, p.key())
+
+
+@pytest.mark.parametrize("measure", ["margin", "outcome"])
+@pytest.mark.parametrize("size,min_plies", [("4x4", 5), ("5x3", 5), ("3x5", 4), ("5x4", 9)])
+def test_groups_keyed_free_of_their_place_keep_values(size, min_plies, measure):
+    """Groups of up to four towers are keyed by their labelled graph, wherever they lie
+    (the core's free_group_max). One table over many positions, a one-bucket table and the
+    plain keys all agree with the reference, with and without heads."""
+    board = Board.parse(size)
+    rng = random.Random(f"free{size}{measure}")
+    shared, tiny, plain = (Engine(board, measure, table_mb=1), Engine(board, measure, table_mb=0.0001, seed=3),
+                           Engine(board, measure, table_mb=1))
+    plain.core.free_group_max = 0
+    heads = Engine(board, measure, table_mb=1, heads=True)
+    assert shared.core.free_group_max == heads.core.free_group_max == 4
+    for i in range(24):
+        p = random_position(board, rng, rng.randrange(min_plies, board.cells))
+        expected = reference.solve(p, measure)
+        assert shared.value(p) == tiny.value(p) == plain.value(p) == expected, (size, p.key())
+        if i % 3 == 2 and not p.is_over():
+            mine = [c for c in range(board.cells) if p.heights[c] and p.owners[c] == 0]
+            theirs = [c for c in range(board.cells) if p.heights[c] and p.owners[c] == 1]
+            if mine and theirs:
+                p = p.with_heads([rng.choice(mine), rng.choice(theirs)])
+                assert heads.value(p) == reference.solve(p, measure), (size, p.key())
+
+
+def drawn(board, rows, side=0):
+    """A position from rows of cells, the top row first: '.' empty, 'a3' a tower of height 3
+    of the first player, 'b2' one of the second."""
+    heights, owners = [0] * board.cells, [EMPTY] * board.cells
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row.split()):
+            if cell != ".":
+                i = c + (len(rows) - 1 - r) * board.width
+                heights[i], owners[i] = int(cell[1:]), "ab".index(cell[0])
+    return Position(board, heights, owners, side)
+
+
+BIG = "a1 b1 a1 b1 a1 ."  # a group of five towers that stays where it is
+SAME_GROUPS = {  # the same small group (as a labelled graph) in two places and shapes
+    "pair": (["b2 a3 . . . .", ". . . . . ."], [". . . . . .", ". . . . a3 b2"]),
+    "path of 3": (["a2 b1 a1 . . .", ". . . . . ."], [". . . . . a1", ". . . . a2 b1"]),
+    "path of 4": (["a2 b1 a1 b3 . .", ". . . . . ."], [". . a1 b3 . .", ". a2 b1 . . ."]),
+    "star": ([". b1 . . . .", "a2 a3 b4 . . ."], [". . . . b1 .", ". . . b4 a3 a2"]),
+    "square": (["a2 b1 . . . .", "b3 a1 . . . ."], [". . . . a1 b3", ". . . . b1 a2"]),
+}
+
+
+@pytest.mark.parametrize("shape", SAME_GROUPS)
+def test_equal_groups_in_other_places_share_table_entries(shape):
+    board = Board(6, 4)
+    first, second = (drawn(board, [BIG, ". . . . . ."] + rows) for rows in SAME_GROUPS[shape])
+    assert first.canonical_key() != second.canonical_key()
+    values, nodes = [], []
+    for free in (4, 0):
+        engine = Engine(board, table_mb=16)
+        engine.core.free_group_max = free
+        values.append(engine.value(first))
+        before = engine.nodes
+        values.append(engine.value(second))
+        nodes.append(engine.nodes - before)
+    assert values == [reference.solve(first)] * 4
+    assert nodes[0] <= 8 < nodes[1]  # free keys: the second position's value is in the table
+
+
+SHAPES = {  # cells of a small group on the bottom two rows of a 6x4 board, in path order where it has one
+    "path of 3": ["A1", "B1", "B2"],
+    "path of 4": ["A1", "B1", "B2", "C2"],
+    "star": ["B1", "A1", "C1", "B2"],
+    "square": ["A1", "B1", "B2", "A2"],
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_groups_told_apart_by_their_labelled_graph(shape):
+    """Every arrangement of the same towers on one shape, solved with one shared table: a
+    code that merged two different arrangements would give one of them the other's value."""
+    import itertools
+    board = Board(6, 4)
+    cells = [board.cell(name) for name in SHAPES[shape]]
+    engine = Engine(board, table_mb=16)
+    top = drawn(board, [BIG, ". . . . . .", ". . . . . .", ". . . . . ."])
+    values = set()
+    for labels in itertools.permutations(["a1", "b2", "a3", "b5"][:len(cells)]):
+        if len({label[0] for label in labels}) == 1:
+            continue
+        heights, owners = list(top.heights), list(top.owners)
+        for c, label in zip(cells, labels):
+            heights[c], owners[c] = int(label[1:]), "ab".index(label[0])
+        p = Position(board, heights, owners, 0)
+        expected = reference.solve(p)
+        values.add(expected)
+        assert engine.value(p) == expected, labels
+    assert len(values) > 1
