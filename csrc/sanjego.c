@@ -110,7 +110,7 @@ SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed,
     SJSolver *S = alloc_solver(w * h, measure, table_bytes, seed);
     if (!S) return NULL;
     S->w = w; S->h = h; S->grid = 1;
-    S->free_group_max = 4; /* measured: nodes -29% (6x4), -35% (5x5), -39% (8x4 after 6 plies); time -9%, -21%, -23% */
+    S->free_group_max = 5; /* measured (idle machine): time -15% (6x4), -26% (5x5), -37% (8x4 after 6 plies) */
     S->use_symmetry = use_symmetry;
     uint64_t col0 = 0, collast = 0;
     for (int r = 0; r < h; r++) { col0 |= BIT(r * w); collast |= BIT(r * w + w - 1); }
@@ -217,6 +217,7 @@ static inline int key_owner(const SJPos *p, int c)
 /* owner: 0 or 1, plus 2 for a head-tower (see key_owner). */
 static inline void toggle(const SJSolver *S, SJPos *p, int cell, int height, int owner)
 {
+    if ((p->free >> cell) & 1) return; /* keyed by its group's code instead */
     const SJZob (*keys)[SJ_MAX_CELLS + 1][2] = owner & 2 ? S->zhead : S->zob;
     owner &= 1;
     for (int s = 0; s < S->nsym; s++) {
@@ -308,6 +309,178 @@ static inline void normalize_tempo(SJPos *p)
     }
 }
 
+/* The group keys below read a tower as (height, owner plus 2 for a head), 10 bits. */
+static inline uint64_t tower_label(const SJPos *p, int c)
+{
+    return (uint64_t)p->height[c] << 2 | (uint64_t)key_owner(p, c);
+}
+
+/* A code of the group g (2 to 4 towers of a grid board) that two groups share exactly when
+ * one is the other's image under an isomorphism of their adjacency graphs that keeps every
+ * tower's height and owner (and head). Groups never interact and a group's future depends
+ * on nothing but that labelled graph, so such groups are worth the same wherever they lie.
+ * On a grid the connected graphs of up to four cells are bipartite: the path of 2 or 3, and
+ * of 4 towers the path, the star and the 4-cycle (a 2x2 block), told apart by the degrees. */
+static inline void sort_labels(uint64_t *l, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && l[j - 1] > l[j]; j--) { uint64_t t = l[j]; l[j] = l[j - 1]; l[j - 1] = t; }
+}
+
+/* The cells of a path (from the end `at`) or of a cycle (from `at`): each next cell is the
+ * neighbour not yet taken. Indices into cell[]. */
+static inline void walk(const SJSolver *S, uint64_t g, const int *cell, int n, int at, int *order)
+{
+    uint64_t taken = 0;
+    for (int k = 0; k < n; k++) {
+        order[k] = at;
+        taken |= BIT(cell[at]);
+        uint64_t next = S->nb[cell[at]] & g & ~taken;
+        if (!next) break;
+        int c = __builtin_ctzll(next);
+        for (int i = 0; i < n; i++) if (cell[i] == c) at = i;
+    }
+}
+
+/* A code of the group g (2 to 5 towers of a grid board) that two groups share exactly when
+ * one is the other's image under an isomorphism of their adjacency graphs that keeps every
+ * tower's height and owner (and head). Groups never interact and a group's future depends
+ * on nothing but that labelled graph, so such groups are worth the same wherever they lie.
+ * On a grid these graphs are bipartite, and the degrees tell them apart: of 2 or 3 towers
+ * the path; of 4 the path, the star and the 4-cycle (a 2x2 block); of 5 the path, the star,
+ * the chair (a centre with legs of 2, 1 and 1) and the banner (a 4-cycle and a pendant).
+ * Each code lists the labels in an order fixed by the graph, taking the least order where
+ * the graph has symmetries (a path read both ways, a cycle from every cell both ways,
+ * leaves that may be swapped sorted). */
+static uint64_t group_code(const SJSolver *S, const SJPos *p, uint64_t g)
+{
+    int cell[5] = {0}, deg[5] = {0}, n = 0;
+    uint64_t lab[5];
+    for (uint64_t m = g; m && n < 5;) {
+        int c = pop_lsb(&m);
+        cell[n] = c;
+        lab[n] = tower_label(p, c);
+        deg[n] = __builtin_popcountll(S->nb[c] & g);
+        n++;
+    }
+    int top = 0, end = -1, degree_sum = 0;
+    for (int i = 0; i < n; i++) {
+        degree_sum += deg[i];
+        if (deg[i] > deg[top]) top = i;
+        if (deg[i] == 1 && end < 0) end = i;
+    }
+    uint64_t kind = (uint64_t)n << 60, code;
+    uint64_t l[5];
+    int order[5] = {0, 1, 2, 3, 4};
+    if (deg[top] == n - 1 && n > 2) { /* a star (the path of 3 is one): centre, sorted leaves */
+        int k = 0;
+        for (int i = 0; i < n; i++) if (i != top) l[k++] = lab[i];
+        sort_labels(l, k);
+        code = lab[top];
+        for (int i = 0; i < k; i++) code = code << 10 | l[i];
+        return kind | (uint64_t)1 << 57 | code;
+    }
+    if (degree_sum == 2 * (n - 1) && deg[top] <= 2) { /* a path: from the end that reads least */
+        walk(S, g, cell, n, end, order);
+        uint64_t fwd = 0, bwd = 0;
+        for (int i = 0; i < n; i++) {
+            fwd = fwd << 10 | lab[order[i]];
+            bwd = bwd << 10 | lab[order[n - 1 - i]];
+        }
+        return kind | (uint64_t)2 << 57 | (fwd < bwd ? fwd : bwd);
+    }
+    if (n == 4) { /* the 4-cycle: every rotation, both ways */
+        walk(S, g, cell, n, 0, order);
+        uint64_t best = ~(uint64_t)0;
+        for (int r = 0; r < 4; r++) {
+            uint64_t fwd = 0, bwd = 0;
+            for (int i = 0; i < 4; i++) {
+                fwd = fwd << 10 | lab[order[(r + i) % 4]];
+                bwd = bwd << 10 | lab[order[(r + 4 - i) % 4]];
+            }
+            if (fwd < best) best = fwd;
+            if (bwd < best) best = bwd;
+        }
+        return kind | (uint64_t)3 << 57 | best;
+    }
+    /* Five towers with a centre of degree 3 (top): the chair, or the banner. */
+    int near[3] = {0, 0, 0}, k = 0;
+    for (int i = 0; i < n; i++)
+        if (i != top && (S->nb[cell[top]] >> cell[i] & 1)) near[k++] = i;
+    if (degree_sum == 8) { /* chair: centre, the leg of 2 (inner, outer cell), the two leaves sorted */
+        int inner = deg[near[0]] == 2 ? near[0] : deg[near[1]] == 2 ? near[1] : near[2], outer = -1, j = 0;
+        for (int i = 0; i < n; i++)
+            if (i != top && i != inner && (S->nb[cell[inner]] >> cell[i] & 1)) outer = i;
+        for (int i = 0; i < 3; i++) if (near[i] != inner) l[j++] = lab[near[i]];
+        sort_labels(l, 2);
+        return kind | (uint64_t)4 << 57 | lab[top] << 40 | lab[inner] << 30 | lab[outer] << 20 | l[0] << 10 | l[1];
+    }
+    /* banner: pendant, centre, the cycle's cell across from the centre, its two sides sorted */
+    int pendant = deg[near[0]] == 1 ? near[0] : deg[near[1]] == 1 ? near[1] : near[2], across = -1, j = 0;
+    for (int i = 0; i < n; i++)
+        if (i != top && i != pendant && !(S->nb[cell[top]] >> cell[i] & 1)) across = i;
+    for (int i = 0; i < 3; i++) if (near[i] != pendant) l[j++] = lab[near[i]];
+    sort_labels(l, 2);
+    return kind | (uint64_t)5 << 57 | lab[pendant] << 40 | lab[top] << 30 | lab[across] << 20 | l[0] << 10 | l[1];
+}
+
+static inline void group_hash(const SJSolver *S, const SJPos *p, uint64_t g, uint64_t *h1, uint64_t *h2)
+{
+    uint64_t code = group_code(S, p, g), s1 = code ^ S->zgroup.a, s2 = code ^ S->zgroup.b;
+    *h1 = splitmix64(&s1);
+    *h2 = splitmix64(&s2);
+}
+
+/* The group through seed when it has at most max towers, else 0 (found without
+ * flooding a big group further than max + 1 cells' worth of steps). */
+static inline uint64_t small_group(const SJSolver *S, uint64_t occ, uint64_t seed, int max)
+{
+    uint64_t group = seed, frontier = seed;
+    while (frontier) {
+        uint64_t next = 0;
+        if (S->grid) {
+            next = expand(S, frontier);
+        } else {
+            uint64_t f = frontier;
+            while (f) next |= S->nb[pop_lsb(&f)];
+        }
+        frontier = next & occ & ~group;
+        group |= frontier;
+        if (__builtin_popcountll(group) > max) return 0;
+    }
+    return group;
+}
+
+/* Keys the group g free of its place: its cells leave the keys kept per symmetry and its
+ * code's hash joins the sums p->g1, p->g2 (sums, so that equal groups do not cancel). */
+static inline void free_group(const SJSolver *S, SJPos *p, uint64_t g)
+{
+    for (uint64_t m = g; m;) {
+        int c = pop_lsb(&m);
+        toggle(S, p, c, p->height[c], key_owner(p, c));
+    }
+    uint64_t h1, h2;
+    group_hash(S, p, g, &h1, &h2);
+    p->g1 += h1; p->g2 += h2;
+    p->free |= g;
+}
+
+/* Keys free every group of at most S->free_group_max towers through the seeds that is
+ * not keyed free yet (groups only ever shrink, so a small group stays small). */
+static inline void free_small_groups(const SJSolver *S, SJPos *p, uint64_t seeds)
+{
+    seeds &= p->occ & ~p->free;
+    while (seeds) {
+        uint64_t seed = seeds & (~seeds + 1);
+        uint64_t g = small_group(S, p->occ, seed, S->free_group_max);
+        seeds &= ~seed;
+        if (g) {
+            free_group(S, p, g);
+            seeds &= ~g;
+        }
+    }
+}
+
 /* Banks the groups through the candidate towers that can no longer interact
  * with the rest: isolated towers, and with group reduction one-player groups. */
 static void bank_groups(const SJSolver *S, SJPos *p, uint64_t candidates)
@@ -378,6 +551,7 @@ void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t 
         toggle(S, p, c, heights[c], owner);
     }
     bank_groups(S, p, p->occ);
+    if (S->free_group_max) free_small_groups(S, p, p->occ);
 }
 
 static inline uint64_t movable(const SJPos *p)
@@ -418,6 +592,14 @@ void sj_play(const SJSolver *S, const SJPos *p, SJPos *q, int from, int to)
     int side = p->side;
     int hf = p->height[from], ht = p->height[to];
     int moved = key_owner(p, from); /* side, plus 2 when the head rides along */
+    /* A move in a group keyed free: the group leaves the sums now and its remains join
+     * them again below (toggle skips its cells meanwhile). */
+    uint64_t was_free = (p->free >> from) & 1 ? group_of(S, p->occ, BIT(from)) : 0;
+    if (was_free) {
+        uint64_t h1, h2;
+        group_hash(S, p, was_free, &h1, &h2);
+        q->g1 -= h1; q->g2 -= h2;
+    }
     toggle(S, q, from, hf, moved);
     toggle(S, q, to, ht, owner_of(p, to));
     q->occ &= ~BIT(from);
@@ -428,6 +610,22 @@ void sj_play(const SJSolver *S, const SJPos *p, SJPos *q, int from, int to)
     if (side == 0) q->own0 |= BIT(to); else q->own0 &= ~BIT(to);
     toggle(S, q, to, hf + ht, moved);
     bank_groups(S, q, S->nb[from]);
+    q->free &= q->occ;
+    if (was_free) {
+        /* The remains are small; free_group must not toggle them out of keys they never joined. */
+        uint64_t rest = was_free & q->occ;
+        q->free &= ~rest;
+        while (rest) {
+            uint64_t g = group_of(S, q->occ, rest & (~rest + 1));
+            rest &= ~g;
+            uint64_t h1, h2;
+            group_hash(S, q, g, &h1, &h2);
+            q->g1 += h1; q->g2 += h2;
+            q->free |= g;
+        }
+    } else if (S->free_group_max) {
+        free_small_groups(S, q, S->nb[from]);
+    }
     q->side = side ^ 1;
 }
 
@@ -543,107 +741,6 @@ void sj_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi)
     bounds_with(S, p, x, largest_group(S, p), lo, hi);
 }
 
-/* The group keys below read a tower as (height, owner plus 2 for a head), 10 bits. */
-static inline uint64_t tower_label(const SJPos *p, int c)
-{
-    return (uint64_t)p->height[c] << 2 | (uint64_t)key_owner(p, c);
-}
-
-static inline uint64_t pack4(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
-{
-    return a << 30 | b << 20 | c << 10 | d;
-}
-
-/* A code of the group g (2 to 4 towers of a grid board) that two groups share exactly when
- * one is the other's image under an isomorphism of their adjacency graphs that keeps every
- * tower's height and owner (and head). Groups never interact and a group's future depends
- * on nothing but that labelled graph, so such groups are worth the same wherever they lie.
- * On a grid the connected graphs of up to four cells are bipartite: the path of 2 or 3, and
- * of 4 towers the path, the star and the 4-cycle (a 2x2 block), told apart by the degrees. */
-static uint64_t group_code(const SJSolver *S, const SJPos *p, uint64_t g)
-{
-    int cell[4], deg[4], n = 0;
-    uint64_t lab[4];
-    for (uint64_t m = g; m && n < 4;) {
-        int c = pop_lsb(&m);
-        cell[n] = c;
-        lab[n] = tower_label(p, c);
-        deg[n] = __builtin_popcountll(S->nb[c] & g);
-        n++;
-    }
-    if (n == 2) {
-        uint64_t a = lab[0] < lab[1] ? lab[0] : lab[1], b = lab[0] ^ lab[1] ^ a;
-        return (uint64_t)2 << 60 | pack4(0, 0, a, b);
-    }
-    if (n == 3) {
-        int mid = deg[0] == 2 ? 0 : deg[1] == 2 ? 1 : 2;
-        uint64_t a = lab[(mid + 1) % 3], b = lab[(mid + 2) % 3];
-        if (a > b) { uint64_t t = a; a = b; b = t; }
-        return (uint64_t)3 << 60 | pack4(0, lab[mid], a, b);
-    }
-    int centre = -1, end = -1, degree_sum = 0;
-    for (int i = 0; i < 4; i++) {
-        degree_sum += deg[i];
-        if (deg[i] == 3) centre = i;
-        if (deg[i] == 1 && end < 0) end = i;
-    }
-    if (centre >= 0) { /* star: the centre and its leaves, sorted */
-        uint64_t l[3];
-        int k = 0;
-        for (int i = 0; i < 4; i++) if (i != centre) l[k++] = lab[i];
-        for (int i = 1; i < 3; i++)
-            for (int j = i; j > 0 && l[j - 1] > l[j]; j--) { uint64_t t = l[j]; l[j] = l[j - 1]; l[j - 1] = t; }
-        return (uint64_t)4 << 60 | (uint64_t)1 << 58 | pack4(lab[centre], l[0], l[1], l[2]);
-    }
-    /* A path from one end, or the cycle from cell 0: each next cell is the neighbour not yet taken. */
-    int order[4] = {0, 1, 2, 3}, at = degree_sum == 8 ? 0 : end;
-    uint64_t taken = 0;
-    for (int k = 0; k < 4; k++) {
-        order[k] = at;
-        taken |= BIT(cell[at]);
-        uint64_t next = S->nb[cell[at]] & g & ~taken;
-        if (!next) break;
-        int c = __builtin_ctzll(next);
-        for (int i = 0; i < 4; i++) if (cell[i] == c) at = i;
-    }
-    uint64_t best = ~(uint64_t)0;
-    int turns = degree_sum == 8 ? 4 : 1; /* the cycle: every rotation, both ways; the path: both ways */
-    for (int r = 0; r < turns; r++) {
-        uint64_t fwd = pack4(lab[order[r]], lab[order[(r + 1) % 4]], lab[order[(r + 2) % 4]], lab[order[(r + 3) % 4]]);
-        uint64_t bwd = pack4(lab[order[(r + 3) % 4]], lab[order[(r + 2) % 4]], lab[order[(r + 1) % 4]], lab[order[r]]);
-        if (fwd < best) best = fwd;
-        if (bwd < best) best = bwd;
-    }
-    return (uint64_t)4 << 60 | (uint64_t)(degree_sum == 8 ? 2 : 3) << 58 | best;
-}
-
-/* Key terms of the position's groups of at most S->free_group_max towers (grid boards), which
- * are keyed by group_code instead of by their cells; their cells are returned in *cells.
- * The terms are added, so that equal groups do not cancel. */
-static inline void free_groups_key(const SJSolver *S, const SJPos *p, uint64_t *k1, uint64_t *k2, uint64_t *cells)
-{
-    uint64_t rest = p->occ, small = 0, a = 0, b = 0;
-    while (rest) {
-        uint64_t g = group_of(S, p->occ, rest & (~rest + 1));
-        rest &= ~g;
-        if (__builtin_popcountll(g) > S->free_group_max) continue;
-        small |= g;
-        uint64_t code = group_code(S, p, g);
-        uint64_t s1 = code ^ S->zgroup.a, s2 = code ^ S->zgroup.b;
-        a += splitmix64(&s1);
-        b += splitmix64(&s2);
-    }
-    *k1 = a; *k2 = b;
-    *cells = small;
-}
-
-static inline const SJZob *zob_of(const SJSolver *S, const SJPos *p, int sym_cell, int c)
-{
-    int o = key_owner(p, c);
-    const SJZob (*keys)[SJ_MAX_CELLS + 1][2] = o & 2 ? S->zhead : S->zob;
-    return &keys[sym_cell][p->height[c]][o & 1];
-}
-
 static inline int canonical(const SJSolver *S, const SJPos *p, uint64_t *key1, uint64_t *key2)
 {
     uint64_t e1 = 0, e2 = 0;
@@ -657,33 +754,11 @@ static inline int canonical(const SJSolver *S, const SJPos *p, uint64_t *key1, u
         const SJZob *z = &S->ztempo[o][p->tempo[o]];
         e1 ^= z->a; e2 ^= z->b;
     }
-    uint64_t small = 0, g1 = 0, g2 = 0;
-    if (S->free_group_max) free_groups_key(S, p, &g1, &g2, &small);
     int best = 0;
-    if (!small) {
-        for (int s = 1; s < S->nsym; s++)
-            if (p->k1[s] < p->k1[best]) best = s;
-        *key1 = p->k1[best] ^ e1;
-        *key2 = p->k2[best] ^ e2;
-        return best;
-    }
-    /* The small groups' cells leave the keys kept per symmetry. */
-    uint64_t k1[SJ_MAX_SYMS];
-    memcpy(k1, p->k1, sizeof k1);
-    for (uint64_t m = small; m;) {
-        int c = pop_lsb(&m), o = key_owner(p, c);
-        const SJZob (*keys)[SJ_MAX_CELLS + 1][2] = o & 2 ? S->zhead : S->zob;
-        for (int s = 0; s < S->nsym; s++) k1[s] ^= keys[S->sym[s][c]][p->height[c]][o & 1].a;
-    }
     for (int s = 1; s < S->nsym; s++)
-        if (k1[s] < k1[best]) best = s;
-    uint64_t k2 = p->k2[best];
-    for (uint64_t m = small; m;) {
-        int c = pop_lsb(&m);
-        k2 ^= zob_of(S, p, S->sym[best][c], c)->b;
-    }
-    *key1 = (k1[best] ^ e1) + g1;
-    *key2 = (k2 ^ e2) + g2;
+        if (p->k1[s] < p->k1[best]) best = s;
+    *key1 = (p->k1[best] ^ e1) + p->g1;
+    *key2 = (p->k2[best] ^ e2) + p->g2;
     return best;
 }
 

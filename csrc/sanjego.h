@@ -26,6 +26,14 @@
  * With group reduction every active group holds towers of both players, so
  * both players always have a real move until the board is empty.
  *
+ * Table keys: a position's Zobrist key under the board symmetry that gives the
+ * least, plus for each group of at most free_group_max towers (grid boards, 5 by
+ * default) a hash of its graph labelled with heights and owners (group_code): such a
+ * group is worth the same wherever it lies and however it is turned, so equal groups
+ * in different places share entries. A position keeps those groups' cells out of its
+ * per-symmetry keys (free) and the sums of their hashes (g1, g2); sj_play updates
+ * them where the move changed a group.
+ *
  * Boards: the W x H rectangle (sj_new), or any graph of at most 64 cells given
  * by its neighbour masks and up to SJ_MAX_SYMS automorphisms (sj_new_graph).
  *
@@ -51,6 +59,8 @@ typedef struct {
     uint64_t occ;          /* active towers */
     uint64_t own0;         /* active towers whose top belongs to the first player */
     uint64_t head;         /* active head-towers (heads variant) */
+    uint64_t free;         /* towers of groups keyed free of their place (see free_group_max) */
+    uint64_t g1, g2;       /* sums of those groups' hashes */
     uint8_t height[SJ_MAX_CELLS];
     uint8_t best[2][2];    /* banked towers: [player][0] tallest, [1] second */
     uint8_t tempo[2];      /* spare moves in banked one-player groups */
@@ -72,7 +82,7 @@ typedef struct {
     int w, h, n, measure, use_symmetry;
     int table_min_towers;       /* smaller positions are searched without the table */
     int etc_min_towers;         /* enhanced transposition cut-offs from this many towers */
-    int free_group_max;         /* grid boards: groups of up to this many towers (at most 4; 0: off)
+    int free_group_max;         /* grid boards: groups of up to this many towers (at most 5; 0: off)
                                    are keyed free of their place (see group_code) */
     int reduce_groups;          /* bank one-player groups (margin only; off for perft and heads) */
     int heads;                  /* heads variant: no tower may be put onto a head-tower */

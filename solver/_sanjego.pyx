@@ -156,14 +156,14 @@ cdef class Core:
 
     @property
     def free_group_max(self):
-        """Groups of at most this many towers (0 to 4, grid boards only) are keyed free of
+        """Groups of at most this many towers (0 to 5, grid boards only) are keyed free of
         their place: equal groups anywhere on the board share table entries."""
         return self.S.free_group_max
 
     @free_group_max.setter
     def free_group_max(self, int value):
-        if not 0 <= value <= 4:
-            raise ValueError("free_group_max must be 0 to 4")
+        if not 0 <= value <= 5:
+            raise ValueError("free_group_max must be 0 to 5")
         self.S.free_group_max = value if self.S.grid else 0
 
     @property

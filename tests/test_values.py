@@ -140,7 +140,7 @@ def test_static_bounds_hold_the_value(size, measure):
 @pytest.mark.parametrize("measure", ["margin", "outcome"])
 @pytest.mark.parametrize("size,min_plies", [("4x4", 5), ("5x3", 5), ("3x5", 4), ("5x4", 9)])
 def test_groups_keyed_free_of_their_place_keep_values(size, min_plies, measure):
-    """Groups of up to four towers are keyed by their labelled graph, wherever they lie
+    """Groups of up to five towers are keyed by their labelled graph, wherever they lie
     (the core's free_group_max). One table over many positions, a one-bucket table and the
     plain keys all agree with the reference, with and without heads."""
     board = Board.parse(size)
@@ -149,7 +149,7 @@ def test_groups_keyed_free_of_their_place_keep_values(size, min_plies, measure):
                            Engine(board, measure, table_mb=1))
     plain.core.free_group_max = 0
     heads = Engine(board, measure, table_mb=1, heads=True)
-    assert shared.core.free_group_max == heads.core.free_group_max == 4
+    assert shared.core.free_group_max == heads.core.free_group_max == 5
     for i in range(24):
         p = random_position(board, rng, rng.randrange(min_plies, board.cells))
         expected = reference.solve(p, measure)
@@ -190,7 +190,7 @@ def test_equal_groups_in_other_places_share_table_entries(shape):
     first, second = (drawn(board, [BIG, ". . . . . ."] + rows) for rows in SAME_GROUPS[shape])
     assert first.canonical_key() != second.canonical_key()
     values, nodes = [], []
-    for free in (4, 0):
+    for free in (5, 0):
         engine = Engine(board, table_mb=16)
         engine.core.free_group_max = free
         values.append(engine.value(first))
@@ -201,28 +201,34 @@ def test_equal_groups_in_other_places_share_table_entries(shape):
     assert nodes[0] <= 8 < nodes[1]  # free keys: the second position's value is in the table
 
 
-SHAPES = {  # cells of a small group on the bottom two rows of a 6x4 board, in path order where it has one
+SHAPES = {  # cells of a small group on a 6x4 board, west of a group of four on the F file
     "path of 3": ["A1", "B1", "B2"],
     "path of 4": ["A1", "B1", "B2", "C2"],
     "star": ["B1", "A1", "C1", "B2"],
     "square": ["A1", "B1", "B2", "A2"],
+    "path of 5": ["A1", "B1", "C1", "C2", "D2"],
+    "star of 5": ["B2", "A2", "C2", "B1", "B3"],
+    "chair": ["B2", "A2", "C2", "B1", "D2"],
+    "banner": ["A1", "B1", "B2", "A2", "C2"],
 }
 
 
 @pytest.mark.parametrize("shape", SHAPES)
 def test_groups_told_apart_by_their_labelled_graph(shape):
-    """Every arrangement of the same towers on one shape, solved with one shared table: a
-    code that merged two different arrangements would give one of them the other's value."""
-    import itertools
+    """Towers of varied heights and owners on one shape, solved with one shared table: a code
+    that merged two different groups would give one of them the other's value."""
     board = Board(6, 4)
     cells = [board.cell(name) for name in SHAPES[shape]]
     engine = Engine(board, table_mb=16)
-    top = drawn(board, [BIG, ". . . . . .", ". . . . . .", ". . . . . ."])
+    assert engine.core.free_group_max == 5
+    east = drawn(board, [". . . . . a1", ". . . . . b1", ". . . . . a1", ". . . . . b2"])
+    rng = random.Random(shape)
     values = set()
-    for labels in itertools.permutations(["a1", "b2", "a3", "b5"][:len(cells)]):
+    for _ in range(150):
+        labels = [rng.choice(["a1", "a2", "a3", "b1", "b2", "b5"]) for _ in cells]
         if len({label[0] for label in labels}) == 1:
             continue
-        heights, owners = list(top.heights), list(top.owners)
+        heights, owners = list(east.heights), list(east.owners)
         for c, label in zip(cells, labels):
             heights[c], owners[c] = int(label[1:]), "ab".index(label[0])
         p = Position(board, heights, owners, 0)
