@@ -4,12 +4,15 @@ value, nodes, wall time, nodes per second and peak memory.
     python scripts/bench.py                      # 4x4 5x4 6x4, margin
     python scripts/bench.py --scaling            # 5x4 6x4 5x5 7x4 6x5, 600 s limit per board
     python scripts/bench.py --boards 5x4 --measure outcome --table-mb 256
+    python scripts/bench.py --boards 6x4 5x5 --free-groups 0 5   # small groups keyed free or not
+    python scripts/bench.py --boards 8x4 --moves "b2-c2 e2-d2 a3-b3 b1-c1 d4-d3 e4-e3"
 """
 
 import argparse
 import os
 import platform
 import resource
+import shlex
 import sys
 import time
 
@@ -18,6 +21,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from solver.provenance import commit  # noqa: E402
 from solver.sanjego import Board, Position  # noqa: E402
 from solver.sanjego.engine import Engine  # noqa: E402
+from solver.sanjego.errors import SanJegoError  # noqa: E402
+from solver.sanjego.notation import replay  # noqa: E402
 
 SCALING = ["5x4", "6x4", "5x5", "7x4", "6x5"]
 
@@ -33,16 +38,30 @@ def main():
     ap.add_argument("--measure", choices=["margin", "outcome"], default="margin")
     ap.add_argument("--table-mb", type=float, default=2048)
     ap.add_argument("--limit", type=float, default=600, help="seconds per board before giving up")
+    ap.add_argument("--moves", default="", help="solve the position after these moves instead of the start")
+    ap.add_argument("--free-groups", type=int, nargs="+", default=[None], metavar="N",
+                    help="key groups of at most N towers free of their place (0: off; "
+                         "default: the core's, 5); one run per N")
     args = ap.parse_args()
     boards = SCALING if args.scaling else args.boards
-    print(f"# python {' '.join(sys.argv)}")
+    try:
+        starts = {spec: replay(Board.parse(spec), args.moves)[0] if args.moves else Position.start(Board.parse(spec))
+                  for spec in boards}
+    except SanJegoError as e:
+        ap.error(str(e))
+    print(f"# python {shlex.join(sys.argv)}")
     print(f"# commit {commit()}, {time.strftime('%Y-%m-%d')}, {platform.machine()} "
           f"{os.cpu_count()} cores, table {args.table_mb:g} MB, measure {args.measure}, "
           f"limit {args.limit:g} s")
-    print(f"{'board':>6} {'value':>6} {'nodes':>14} {'seconds':>9} {'Mnodes/s':>9} {'peak MB':>8}")  # peak of the process so far
-    for spec in boards:
+    print(f"{'board':>6} {'free':>4} {'value':>6} {'nodes':>14} {'seconds':>9} {'Mnodes/s':>9} "
+          f"{'peak MB':>8}")  # peak of the process so far
+    for spec, free in ((s, f) for s in boards for f in args.free_groups):
         board = Board.parse(spec)
+        position = starts[spec]
         engine = Engine(board, args.measure, table_mb=args.table_mb)
+        for core in (engine.core, engine.margin_core):
+            if core is not None and free is not None:
+                core.free_group_max = free
         t0 = time.perf_counter()
 
         def check(nodes):
@@ -51,12 +70,12 @@ def main():
 
         engine.set_progress(check)
         try:
-            value = f"{engine.value(Position.start(board)):+d}"
+            value = f"{engine.value(position):+d}"
         except TimeLimit:
             value = "limit"
         seconds = time.perf_counter() - t0
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"{spec:>6} {value:>6} {engine.nodes:>14} {seconds:>9.2f} "
+        print(f"{spec:>6} {engine.core.free_group_max:>4} {value:>6} {engine.nodes:>14} {seconds:>9.2f} "
               f"{engine.nodes / seconds / 1e6:>9.2f} {peak:>8.0f}", flush=True)
         engine.set_progress(None)  # breaks the engine <-> callback cycle, so the table is freed now
         del engine
