@@ -27,12 +27,12 @@
  * both players always have a real move until the board is empty.
  *
  * Table keys: a position's Zobrist key under the board symmetry that gives the
- * least, plus for each group of at most free_group_max towers (grid boards, 5 by
- * default) a hash of its graph labelled with heights and owners (group_code): such a
- * group is worth the same wherever it lies and however it is turned, so equal groups
- * in different places share entries. A position keeps those groups' cells out of its
- * per-symmetry keys (free) and the sums of their hashes (g1, g2); sj_play updates
- * them where the move changed a group.
+ * least, plus for each group of at most free_group_max towers (grid boards; 5 by
+ * default, 0 when the symmetries are off) a hash of its graph labelled with heights
+ * and owners (group_code): such a group is worth the same wherever it lies and
+ * however it is turned or bent, so equal groups in different places share entries.
+ * A position keeps those groups' cells out of its per-symmetry keys (free) and the
+ * sums of their hashes (g1, g2); sj_play updates them where the move changed a group.
  *
  * Boards: the W x H rectangle (sj_new), or any graph of at most 64 cells given
  * by its neighbour masks and up to SJ_MAX_SYMS automorphisms (sj_new_graph).

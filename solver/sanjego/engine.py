@@ -41,7 +41,10 @@ def ordered_moves(position):
 
 
 class Engine:
-    """Solver for one board and measure; its transposition table lives across calls."""
+    """Solver for one board and measure; its transposition table lives across calls.
+
+    symmetry=False keys every tower by its cell: no board symmetries and no small groups
+    keyed free of their place, so a second run checks a value independently of both."""
 
     def __init__(self, board, measure="margin", table_mb=DEFAULT_TABLE_MB, seed=None, symmetry=True,
                  heads=False):
