@@ -112,7 +112,7 @@ SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed,
     S->w = w; S->h = h; S->grid = 1;
     /* Measured (idle machine): time -16% (6x4), -30% (5x5), -33% (8x4 after 6 plies). Off with the
      * symmetries: such a core keys every tower by its cell, for checks independent of both. */
-    S->free_group_max = use_symmetry ? 5 : 0;
+    S->free_group_max = use_symmetry ? SJ_FREE_GROUP_MAX : 0;
     S->use_symmetry = use_symmetry;
     uint64_t col0 = 0, collast = 0;
     for (int r = 0; r < h; r++) { col0 |= BIT(r * w); collast |= BIT(r * w + w - 1); }
@@ -317,12 +317,6 @@ static inline uint64_t tower_label(const SJPos *p, int c)
     return (uint64_t)p->height[c] << 2 | (uint64_t)key_owner(p, c);
 }
 
-/* A code of the group g (2 to 4 towers of a grid board) that two groups share exactly when
- * one is the other's image under an isomorphism of their adjacency graphs that keeps every
- * tower's height and owner (and head). Groups never interact and a group's future depends
- * on nothing but that labelled graph, so such groups are worth the same wherever they lie.
- * On a grid the connected graphs of up to four cells are bipartite: the path of 2 or 3, and
- * of 4 towers the path, the star and the 4-cycle (a 2x2 block), told apart by the degrees. */
 static inline void sort_labels(uint64_t *l, int n)
 {
     for (int i = 1; i < n; i++)
@@ -372,6 +366,7 @@ static uint64_t group_code(const SJSolver *S, const SJPos *p, uint64_t g)
         if (deg[i] == 1 && end < 0) end = i;
     }
     uint64_t kind = (uint64_t)n << 60, code;
+    if (n == 1) return kind | lab[0]; /* not reached: a lone tower is banked at once */
     uint64_t l[5];
     int order[5] = {0, 1, 2, 3, 4};
     if (deg[top] == n - 1 && n > 2) { /* a star (the path of 3 is one): centre, sorted leaves */
@@ -471,10 +466,11 @@ static inline void free_group(const SJSolver *S, SJPos *p, uint64_t g)
  * not keyed free yet (groups only ever shrink, so a small group stays small). */
 static inline void free_small_groups(const SJSolver *S, SJPos *p, uint64_t seeds)
 {
+    int max = S->free_group_max < SJ_FREE_GROUP_MAX ? S->free_group_max : SJ_FREE_GROUP_MAX;
     seeds &= p->occ & ~p->free;
     while (seeds) {
         uint64_t seed = seeds & (~seeds + 1);
-        uint64_t g = small_group(S, p->occ, seed, S->free_group_max);
+        uint64_t g = small_group(S, p->occ, seed, max);
         seeds &= ~seed;
         if (g) {
             free_group(S, p, g);
@@ -652,12 +648,13 @@ static uint64_t perft(const SJSolver *S, const SJPos *p, int depth)
 
 uint64_t sj_perft(SJSolver *S, const uint8_t *heights, const uint8_t *owners, int side, int depth)
 {
-    int reduce = S->reduce_groups;
-    S->reduce_groups = 0;
+    int reduce = S->reduce_groups, free = S->free_group_max;
+    S->reduce_groups = S->free_group_max = 0; /* perft uses no keys */
     SJPos p;
     sj_load(S, &p, heights, owners, side);
     uint64_t n = perft(S, &p, depth);
     S->reduce_groups = reduce;
+    S->free_group_max = free;
     return n;
 }
 

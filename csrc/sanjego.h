@@ -54,6 +54,7 @@
 #define SJ_MARGIN 0
 #define SJ_OUTCOME 1
 #define SJ_INF 127
+#define SJ_FREE_GROUP_MAX 5  /* group_code knows the groups of up to five towers */
 
 typedef struct {
     uint64_t occ;          /* active towers */
@@ -82,7 +83,7 @@ typedef struct {
     int w, h, n, measure, use_symmetry;
     int table_min_towers;       /* smaller positions are searched without the table */
     int etc_min_towers;         /* enhanced transposition cut-offs from this many towers */
-    int free_group_max;         /* grid boards: groups of up to this many towers (at most 5; 0: off)
+    int free_group_max;         /* grid boards: groups of up to this many towers (at most SJ_FREE_GROUP_MAX; 0: off)
                                    are keyed free of their place (see group_code) */
     int reduce_groups;          /* bank one-player groups (margin only; off for perft and heads) */
     int heads;                  /* heads variant: no tower may be put onto a head-tower */

@@ -19,7 +19,7 @@ cdef extern from "sanjego.h":
         int heads
         int (*poll)(void *ctx) noexcept
         void *poll_ctx
-    int SJ_MAX_CELLS, SJ_MARGIN, SJ_OUTCOME
+    int SJ_MAX_CELLS, SJ_MARGIN, SJ_OUTCOME, SJ_FREE_GROUP_MAX
     SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed, int use_symmetry)
     SJSolver *sj_new_graph(int n, const uint64_t *nb, int nsym, const uint8_t *syms, int measure,
                            uint64_t table_bytes, uint64_t seed)
@@ -162,8 +162,8 @@ cdef class Core:
 
     @free_group_max.setter
     def free_group_max(self, int value):
-        if not 0 <= value <= 5:
-            raise ValueError("free_group_max must be 0 to 5")
+        if not 0 <= value <= SJ_FREE_GROUP_MAX:
+            raise ValueError(f"free_group_max must be 0 to {SJ_FREE_GROUP_MAX}")
         self.S.free_group_max = value if self.S.grid else 0
 
     @property

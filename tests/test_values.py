@@ -147,7 +147,9 @@ def test_groups_keyed_free_of_their_place_keep_values(size, min_plies, measure):
     rng = random.Random(f"free{size}{measure}")
     shared, tiny, plain = (Engine(board, measure, table_mb=1), Engine(board, measure, table_mb=0.0001, seed=3),
                            Engine(board, measure, table_mb=1))
-    plain.core.free_group_max = 0
+    for core in (plain.core, plain.margin_core):
+        if core is not None:
+            core.free_group_max = 0
     heads = Engine(board, measure, table_mb=1, heads=True)
     assert shared.core.free_group_max == heads.core.free_group_max == 5
     for i in range(24):
