@@ -448,18 +448,24 @@ static inline uint64_t small_group(const SJSolver *S, uint64_t occ, uint64_t see
     return group;
 }
 
-/* Keys the group g free of its place: its cells leave the keys kept per symmetry and its
- * code's hash joins the sums p->g1, p->g2 (sums, so that equal groups do not cancel). */
+/* The group g joins the groups keyed free: its code's hash joins the sums p->g1, p->g2
+ * (sums, so that equal groups do not cancel). */
+static inline void add_free_group(const SJSolver *S, SJPos *p, uint64_t g)
+{
+    uint64_t h1, h2;
+    group_hash(S, p, g, &h1, &h2);
+    p->g1 += h1; p->g2 += h2;
+    p->free |= g;
+}
+
+/* Keys the group g free of its place: its cells leave the keys kept per symmetry. */
 static inline void free_group(const SJSolver *S, SJPos *p, uint64_t g)
 {
     for (uint64_t m = g; m;) {
         int c = pop_lsb(&m);
         toggle(S, p, c, p->height[c], key_owner(p, c));
     }
-    uint64_t h1, h2;
-    group_hash(S, p, g, &h1, &h2);
-    p->g1 += h1; p->g2 += h2;
-    p->free |= g;
+    add_free_group(S, p, g);
 }
 
 /* Keys free every group of at most S->free_group_max towers through the seeds that is
@@ -610,16 +616,13 @@ void sj_play(const SJSolver *S, const SJPos *p, SJPos *q, int from, int to)
     bank_groups(S, q, S->nb[from]);
     q->free &= q->occ;
     if (was_free) {
-        /* The remains are small; free_group must not toggle them out of keys they never joined. */
+        /* The remains are small and never joined the per-symmetry keys: no toggles. */
         uint64_t rest = was_free & q->occ;
         q->free &= ~rest;
         while (rest) {
             uint64_t g = group_of(S, q->occ, rest & (~rest + 1));
             rest &= ~g;
-            uint64_t h1, h2;
-            group_hash(S, q, g, &h1, &h2);
-            q->g1 += h1; q->g2 += h2;
-            q->free |= g;
+            add_free_group(S, q, g);
         }
     } else if (S->free_group_max) {
         free_small_groups(S, q, S->nb[from]);
