@@ -39,13 +39,13 @@ def main():
     ap.add_argument("--table-mb", type=float, default=2048)
     ap.add_argument("--limit", type=float, default=600, help="seconds per board before giving up")
     ap.add_argument("--moves", default="", help="solve the position after these moves instead of the start")
-    ap.add_argument("--free-groups", type=int, nargs="+", default=[None], metavar="N",
+    ap.add_argument("--free-groups", type=int, nargs="+", default=[None], metavar="N", choices=range(6),
                     help="key groups of at most N towers free of their place (0: off; "
                          "default: the core's, 5); one run per N")
     args = ap.parse_args()
     boards = SCALING if args.scaling else args.boards
     try:
-        starts = {spec: replay(Board.parse(spec), args.moves)[0] if args.moves else Position.start(Board.parse(spec))
+        starts = {spec: replay(Board.parse(spec), args.moves)[0] if args.moves else Position.start(spec)
                   for spec in boards}
     except SanJegoError as e:
         ap.error(str(e))
@@ -56,9 +56,8 @@ def main():
     print(f"{'board':>6} {'free':>4} {'value':>6} {'nodes':>14} {'seconds':>9} {'Mnodes/s':>9} "
           f"{'peak MB':>8}")  # peak of the process so far
     for spec, free in ((s, f) for s in boards for f in args.free_groups):
-        board = Board.parse(spec)
         position = starts[spec]
-        engine = Engine(board, args.measure, table_mb=args.table_mb)
+        engine = Engine(position.board, args.measure, table_mb=args.table_mb)
         for core in (engine.core, engine.margin_core):
             if core is not None and free is not None:
                 core.free_group_max = free
