@@ -109,8 +109,15 @@ def test_record_from_a_finished_parallel_run(tmp_path):
     r = cli("record", "4x4", "--from-run", str(run), "--out", str(out), "--table-mb", "16")
     assert r.returncode == 0, r.stderr
     assert "not yet verified" in r.stdout
-    record = json.loads((out / "4x4.json").read_text())["margin"]
+    whole = json.loads((out / "4x4.json").read_text())
+    record = whole["margin"]
     assert record["value"] == 1 and record["verify"] is None
+    # A margin of +1 is a big win: the outcome follows without a search of its own.
+    assert whole["outcome"] == {"value": "first-big", "from_margin": 1, "game": record["game"],
+                                "final": record["final"], "verify": None}
+    assert "| 4x4 | +1 | first-big (by the margin) |" in (out.parent / "README.md").read_text()
+    from solver.sanjego.series import board_outcome
+    assert board_outcome("4x4", results_dir=str(out))[0] == 2
     final, _ = replay(Board(4, 4), record["game"])
     assert final.is_over() and final.margin() == 1
     with open_table(out / "4x4-margin.sjt") as table:
@@ -171,3 +178,11 @@ def test_check_line_takes_values_and_bounds_from_the_boards_table_and_searches_t
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
     r = cli("check-line", "4x4", "", "--heads", "A1,B1", "--table", str(RESULTS / "4x4-margin.sjt"))
     assert r.returncode == 2 and "heads" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_only_a_nonzero_margin_decides_the_outcome():
+    from solver.sanjego.results import outcome_from_margin
+    assert outcome_from_margin({"value": 0, "game": "", "final": "3-3"}) is None
+    assert outcome_from_margin(None) is None
+    lost = outcome_from_margin({"value": -2, "game": "01. A1-B1", "final": "2-4"})
+    assert lost["value"] == "second-big" and lost["from_margin"] == -2

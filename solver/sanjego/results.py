@@ -218,9 +218,25 @@ def record_board(board, measures, table_depth, table_mb, out_dir=DEFAULT_DIR, lo
     for measure in ("margin", "outcome"):
         if measure not in record and old and measure in old:
             record[measure] = old[measure]
+    derived = outcome_from_margin(record.get("margin"))
+    if derived and ("outcome" not in record or "from_margin" in record["outcome"]):
+        record["outcome"] = derived
     atomic_write(path, (json.dumps(record, indent=2) + "\n").encode())
     write_readme(out_dir)
     return record
+
+
+def outcome_from_margin(margin):
+    """The rules outcome that a margin record decides, or None. A big win is a taller
+    highest tower, a margin of at least 1: so with the margin +v (v >= 1) the first player
+    can force a big win, the best outcome there is, and with -v the second player can. The
+    margin's optimal game ends so and is optimal for the outcome too. A margin of 0 decides
+    nothing (the outcome is then searched within [-1, 1])."""
+    value = (margin or {}).get("value")
+    if not value:
+        return None
+    return {"value": value_name(2 if value > 0 else -2, "outcome"), "from_margin": value,
+            "game": margin["game"], "final": margin["final"], "verify": margin.get("verify")}
 
 
 def read_record(path):
@@ -260,7 +276,8 @@ def write_readme(out_dir=DEFAULT_DIR):
             "engine, then other Zobrist keys without symmetry reduction) and both agreed; a",
             "board solved by a checkpointed run (`run` in its JSON) was checked instead by",
             "`sanjego verify`, which asks every question of the run's proof tree again with other",
-            "keys (`verify` in its JSON, null until that is done).", "",
+            "keys (`verify` in its JSON, null until that is done). An outcome \"by the margin\"",
+            "was not searched: a margin of +v or -v (v >= 1) means a big win for that player.", "",
             "## San Jego", "",
             "| board | margin | outcome | optimal game (margin) | final | nodes | wall s | cores | commit | date |",
             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
@@ -269,7 +286,8 @@ def write_readme(out_dir=DEFAULT_DIR):
         value = m.get("value")
         game = " ".join(m.get("game", "").split("\n"))
         margin = "" if value is None else f"{value:+d}" if value else "0"
-        rows.append(f"| {r['board']} | {margin} | {o.get('value', '')} "
+        outcome = o.get("value", "") + (" (by the margin)" if "from_margin" in o else "")
+        rows.append(f"| {r['board']} | {margin} | {outcome} "
                     f"| {game} | {m.get('final', '')} | {m.get('nodes', '')} "
                     f"| {m.get('wall_seconds', '')} | {prov['cores']} | {prov['commit']} "
                     f"| {prov['date'][:10]} |")
