@@ -6,6 +6,7 @@ value, nodes, wall time, nodes per second and peak memory.
     python scripts/bench.py --boards 5x4 --measure outcome --table-mb 256
     python scripts/bench.py --boards 6x4 5x5 --free-groups 0 5   # small groups keyed free or not
     python scripts/bench.py --boards 8x4 --moves "b2-c2 e2-d2 a3-b3 b1-c1 d4-d3 e4-e3"
+    python scripts/bench.py --boards 8x4 --moves "b2-c2 e2-d2 a3-b3 b1-c1 d4-d3" --etc 16 22
 """
 
 import argparse
@@ -42,7 +43,12 @@ def main():
     ap.add_argument("--free-groups", type=int, nargs="+", default=[None], metavar="N", choices=range(6),
                     help="key groups of at most N towers free of their place (0: off; "
                          "default: the core's, 5); one run per N")
+    ap.add_argument("--etc", type=int, nargs="+", default=[None], metavar="N",
+                    help="enhanced transposition cut-offs from N towers on (default: the core's, "
+                         "max(16, cells - 10)); one run per N")
     args = ap.parse_args()
+    if any(n is not None and not 0 <= n <= 64 for n in args.etc):
+        ap.error("--etc: a number of towers from 0 to 64")
     boards = SCALING if args.scaling else args.boards
     try:
         starts = {spec: replay(Board.parse(spec), args.moves)[0] if args.moves else Position.start(spec)
@@ -53,14 +59,16 @@ def main():
     print(f"# commit {commit()}, {time.strftime('%Y-%m-%d')}, {platform.machine()} "
           f"{os.cpu_count()} cores, table {args.table_mb:g} MB, measure {args.measure}, "
           f"limit {args.limit:g} s")
-    print(f"{'board':>6} {'free':>4} {'value':>6} {'nodes':>14} {'seconds':>9} {'Mnodes/s':>9} "
+    print(f"{'board':>6} {'free':>4} {'etc':>4} {'value':>6} {'nodes':>14} {'seconds':>9} {'Mnodes/s':>9} "
           f"{'peak MB':>8}")  # peak of the process so far
-    for spec, free in ((s, f) for s in boards for f in args.free_groups):
+    for spec, free, etc in ((s, f, e) for s in boards for f in args.free_groups for e in args.etc):
         position = starts[spec]
         engine = Engine(position.board, args.measure, table_mb=args.table_mb)
         for core in (engine.core, engine.margin_core):
             if core is not None and free is not None:
                 core.free_group_max = free
+            if core is not None and etc is not None:
+                core.etc_min_towers = etc
         t0 = time.perf_counter()
 
         def check(nodes):
@@ -74,7 +82,7 @@ def main():
             value = "limit"
         seconds = time.perf_counter() - t0
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"{spec:>6} {engine.core.free_group_max:>4} {value:>6} {engine.nodes:>14} {seconds:>9.2f} "
+        print(f"{spec:>6} {engine.core.free_group_max:>4} {engine.core.etc_min_towers:>4} {value:>6} {engine.nodes:>14} {seconds:>9.2f} "
               f"{engine.nodes / seconds / 1e6:>9.2f} {peak:>8.0f}", flush=True)
         engine.set_progress(None)  # breaks the engine <-> callback cycle, so the table is freed now
         del engine
