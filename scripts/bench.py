@@ -65,9 +65,11 @@ def main():
         position = starts[spec]
         engine = Engine(position.board, args.measure, table_mb=args.table_mb)
         for core in (engine.core, engine.margin_core):
-            if core is not None and free is not None:
+            if core is None:
+                continue
+            if free is not None:
                 core.free_group_max = free
-            if core is not None and etc is not None:
+            if etc is not None:
                 core.etc_min_towers = etc
         t0 = time.perf_counter()
 
