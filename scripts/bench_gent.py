@@ -2,9 +2,12 @@
 17-vertex boards, with nodes and wall time, so each search idea's effect is a measured ratio.
 
     python scripts/bench_gent.py [--plies N] [--count N] [--table-mb MB]
+    python scripts/bench_gent.py --question ghent17 1-4-11-5 1 46 [--budget N]
 
 Positions come from a fixed-seed playout in which the Tailor captures when he can, so they are
-reproducible and typical of real play.
+reproducible and typical of real play. `--question BOARD OUTER START K` instead asks one run
+question ("from START, does the Tailor score more than K?") in one search, or with `--budget N`
+as a run asks it: split into its children when a search passes N nodes (3 levels, 8 N in all).
 """
 
 import argparse
@@ -18,8 +21,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from solver.gent.board import Board  # noqa: E402
 from solver.provenance import commit  # noqa: E402
 from solver.gent.engine import Engine  # noqa: E402
+from solver.gent.errors import GraphError  # noqa: E402
 from solver.gent.notation import format_game  # noqa: E402
 from solver.gent.position import Position, Start, TailorMove  # noqa: E402
+from solver.gent.proof import Prover  # noqa: E402
+from solver.gent.run import SPLIT_LEVELS, SPLIT_TOTAL  # noqa: E402
 
 BOARDS = [("ghent17", "11-17-13-12"), ("schneider17", "8-16-10-9")]
 
@@ -49,7 +55,18 @@ def main():
     ap.add_argument("--table-mb", type=int, default=1024)
     ap.add_argument("--etc", type=int, default=None,
                     help="enhanced transposition cut-offs from this many live edges (default: the core's)")
+    ap.add_argument("--question", nargs=4, metavar=("BOARD", "OUTER", "START", "K"),
+                    help="ask one question instead of solving the positions")
+    ap.add_argument("--budget", type=float, default=None,
+                    help="with --question: nodes per search before the question is split, as in a run")
     args = ap.parse_args()
+    if args.question:
+        try:
+            question(args)
+        except (GraphError, ValueError) as e:
+            print(f"bench_gent.py: {e}", file=sys.stderr)
+            sys.exit(2)
+        return
     print(f"# python scripts/bench_gent.py --plies {args.plies} --count {args.count} "
           f"--table-mb {args.table_mb} --etc {args.etc}   (commit {commit()})")
     total_nodes = total_time = 0
@@ -67,6 +84,33 @@ def main():
             print(f"{name:12} {format_game(board, moves):70} value {value:3}  "
                   f"nodes {engine.nodes:>12,}  {dt:7.2f} s")
     print(f"total nodes {total_nodes:,}  time {total_time:.2f} s")
+
+
+def question(args):
+    name, outer, start, k = args.question
+    board = Board.load(name, outer)
+    p = Position.initial(board).play(Start(board.graph.parse_vertex(start)))
+    k = int(k)
+    engine = Engine(board, args.table_mb)
+    print(f"# python scripts/bench_gent.py --question {name} {outer} {start} {k} --table-mb {args.table_mb}"
+          + (f" --budget {args.budget:.0f}" if args.budget else "") + f"   (commit {commit()})")
+    t = time.perf_counter()
+    if args.budget is None:
+        answer, abandoned = engine.core.search(p.key(), k, k + 1) > k, 0
+    else:
+        records = []
+
+        def record(r):
+            records.append(r)
+            if "lo" in r:
+                prover.learn(tuple(r["key"]), r["lo"], r["hi"])
+
+        prover = Prover(engine, record)
+        budget = int(args.budget)
+        answer = prover.ask(p, k, budget, SPLIT_LEVELS, total=SPLIT_TOTAL * budget)
+        abandoned = sum(r["nodes"] for r in records if r.get("abandoned"))
+    print(f"{name} {outer} start {start} > {k}: {answer}  nodes {engine.nodes:,} "
+          f"(abandoned searches {abandoned:,})  {time.perf_counter() - t:.1f} s")
 
 
 if __name__ == "__main__":
