@@ -670,3 +670,22 @@ def test_a_stop_while_the_workers_start_stops_the_ones_started(tmp_path, monkeyp
     time.sleep(0.5)
     assert len(run.run.journal.read()) == records
     assert not [t for t in threading.enumerate() if t.name.startswith("gent")]
+
+
+def test_bench_question_in_one_search_and_split_agree():
+    import pathlib
+    import subprocess
+    import sys
+    script = pathlib.Path(__file__).resolve().parent.parent / "scripts" / "bench_gent.py"
+
+    def bench(*args):
+        return subprocess.run([sys.executable, str(script), "--question", *args, "--table-mb", "16"],
+                              capture_output=True, text=True)
+
+    # 1.8 M nodes in one search; a budget of 10^6 abandons the first search and splits it
+    whole, split = bench("ghent17", "1-4-11-5", "13", "34"), bench("ghent17", "1-4-11-5", "13", "34", "--budget", "1e6")
+    assert whole.returncode == split.returncode == 0, whole.stderr + split.stderr
+    assert "start 13 > 34: True" in whole.stdout and "(abandoned searches 0)" in whole.stdout
+    assert "start 13 > 34: True" in split.stdout and "(abandoned searches 0)" not in split.stdout
+    bad = bench("ghent17", "1-4-11-5", "99", "30")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "no vertex '99'" in bad.stderr
