@@ -397,3 +397,34 @@ def test_progress_rate_counts_the_sub_proofs_in_flight(capsys, monkeypatch):
     progress(proof, 811, (-36, 36), 1)
     line = capsys.readouterr().err
     assert "45,000,000 nodes" in line and ("2.00 M nodes/s/worker" in line or "1.99 M nodes/s/worker" in line), line
+
+
+def test_a_decided_root_stops_the_sub_proofs_still_in_flight(monkeypatch):
+    # A sub-proof can run a whole --split-nodes budget: once the root is decided, the run must
+    # not wait for one that can no longer matter.
+    from solver.sanjego import parallel
+    closed = []
+
+    class InOrder(parallel.LocalPool):
+        """Hands back finished sub-proofs one at a time, oldest first, so that others are
+        still in flight when the root is decided."""
+
+        def submit(self, *args):
+            future = super().submit(*args)
+            self.order = getattr(self, "order", []) + [future]
+            return future
+
+        def wait(self, futures, timeout=None):
+            oldest = min(futures, key=self.order.index)
+            oldest.result()
+            return [oldest]
+
+        def close(self, abort=False):
+            closed.append(abort)
+            super().close(abort)
+
+    monkeypatch.setattr(parallel, "LocalPool", InOrder)
+    board = Board.parse("4x4")
+    proof = ParallelProof(Engine(board, "margin", table_mb=16), Position.start(board), [], 2, workers=2)
+    assert proof.solve() == Engine(board, "margin", table_mb=16).value(Position.start(board))
+    assert closed == [True]

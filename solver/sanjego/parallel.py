@@ -518,7 +518,9 @@ class ParallelProof:
             pool.close(abort=True)
             raise
         else:
-            pool.close()
+            # The root is decided: sub-proofs still in flight can no longer matter, so stop
+            # them rather than wait for them (one can run a whole split budget, ~20 minutes).
+            pool.close(abort=bool(inflight))
         finally:
             self.seconds = time.perf_counter() - t0
             if self.run is not None:
