@@ -24,7 +24,7 @@ from solver.gent.engine import Engine  # noqa: E402
 from solver.gent.errors import GraphError  # noqa: E402
 from solver.gent.notation import format_game  # noqa: E402
 from solver.gent.position import Position, Start, TailorMove  # noqa: E402
-from solver.gent.proof import Prover  # noqa: E402
+from solver.gent.proof import listing_prover  # noqa: E402
 from solver.gent.run import SPLIT_LEVELS, SPLIT_TOTAL  # noqa: E402
 
 BOARDS = [("ghent17", "11-17-13-12"), ("schneider17", "8-16-10-9")]
@@ -98,17 +98,10 @@ def question(args):
     if args.budget is None:
         answer, abandoned = engine.core.search(p.key(), k, k + 1) > k, 0
     else:
-        records = []
-
-        def record(r):
-            records.append(r)
-            if "lo" in r:
-                prover.learn(tuple(r["key"]), r["lo"], r["hi"])
-
-        prover = Prover(engine, record)
+        prover = listing_prover(engine)
         budget = int(args.budget)
         answer = prover.ask(p, k, budget, SPLIT_LEVELS, total=SPLIT_TOTAL * budget)
-        abandoned = sum(r["nodes"] for r in records if r.get("abandoned"))
+        abandoned = sum(r["nodes"] for r in prover.records if r.get("abandoned"))
     print(f"{name} {outer} start {start} > {k}: {answer}  nodes {engine.nodes:,} "
           f"(abandoned searches {abandoned:,})  {time.perf_counter() - t:.1f} s")
 

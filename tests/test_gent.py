@@ -457,18 +457,11 @@ def test_board_run_journals_its_commit_and_abandoned_work(tmp_path):
 
 def journaling_prover(board, period):
     """A Prover whose core goes over budget every `period`-th search, and the list it journals to."""
-    from solver.gent.proof import Prover
+    from solver.gent.proof import listing_prover
     engine = Engine(board, 4)
     engine.core = OverBudgetEvery(engine.core, period)
-    records = []
-
-    def record(r):
-        records.append(r)
-        if "lo" in r:
-            prover.learn(tuple(r["key"]), r["lo"], r["hi"])
-
-    prover = Prover(engine, record)
-    return prover, records
+    prover = listing_prover(engine)
+    return prover, prover.records
 
 
 @pytest.mark.parametrize("graph,period", [("bipyramid", 2), ("bipyramid", 3), ("pyramid", 1), ("wheel5", 2)])
