@@ -60,6 +60,8 @@ def main():
     ap.add_argument("--budget", type=float, default=None,
                     help="with --question: nodes per search before the question is split, as in a run")
     args = ap.parse_args()
+    if args.budget is not None and not args.question:
+        ap.error("--budget needs --question")
     if args.question:
         try:
             question(args)
@@ -89,19 +91,19 @@ def main():
 def question(args):
     name, outer, start, k = args.question
     board = Board.load(name, outer)
-    p = Position.initial(board).play(Start(board.graph.parse_vertex(start)))
+    p = Position.started(board, board.graph.parse_vertex(start))
     k = int(k)
     engine = Engine(board, args.table_mb)
     print(f"# python scripts/bench_gent.py --question {name} {outer} {start} {k} --table-mb {args.table_mb}"
-          + (f" --budget {args.budget:.0f}" if args.budget else "") + f"   (commit {commit()})")
+          + (f" --budget {args.budget:.0f}" if args.budget is not None else "") + f"   (commit {commit()})")
     t = time.perf_counter()
     if args.budget is None:
         answer, abandoned = engine.core.search(p.key(), k, k + 1) > k, 0
     else:
-        prover = listing_prover(engine)
+        prover, records = listing_prover(engine)
         budget = int(args.budget)
         answer = prover.ask(p, k, budget, SPLIT_LEVELS, total=SPLIT_TOTAL * budget)
-        abandoned = sum(r["nodes"] for r in prover.records if r.get("abandoned"))
+        abandoned = sum(r["nodes"] for r in records if r.get("abandoned"))
     print(f"{name} {outer} start {start} > {k}: {answer}  nodes {engine.nodes:,} "
           f"(abandoned searches {abandoned:,})  {time.perf_counter() - t:.1f} s")
 

@@ -460,8 +460,7 @@ def journaling_prover(board, period):
     from solver.gent.proof import listing_prover
     engine = Engine(board, 4)
     engine.core = OverBudgetEvery(engine.core, period)
-    prover = listing_prover(engine)
-    return prover, prover.records
+    return listing_prover(engine)
 
 
 @pytest.mark.parametrize("graph,period", [("bipyramid", 2), ("bipyramid", 3), ("pyramid", 1), ("wheel5", 2)])
@@ -682,3 +681,5 @@ def test_bench_question_in_one_search_and_split_agree():
     assert "start 13 > 34: True" in split.stdout and "(abandoned searches 0)" not in split.stdout
     bad = bench("ghent17", "1-4-11-5", "99", "30")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "no vertex '99'" in bad.stderr
+    alone = subprocess.run([sys.executable, str(script), "--budget", "1e6"], capture_output=True, text=True)
+    assert alone.returncode == 2 and "--budget needs --question" in alone.stderr

@@ -409,9 +409,13 @@ def test_a_decided_root_stops_the_sub_proofs_still_in_flight(monkeypatch):
         """Hands back finished sub-proofs one at a time, oldest first, so that others are
         still in flight when the root is decided."""
 
+        def __init__(self, *args):
+            super().__init__(*args)
+            self.order = []
+
         def submit(self, *args):
             future = super().submit(*args)
-            self.order = getattr(self, "order", []) + [future]
+            self.order.append(future)
             return future
 
         def wait(self, futures, timeout=None):

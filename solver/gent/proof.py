@@ -155,8 +155,8 @@ class Prover:
 
 
 def listing_prover(engine):
-    """A Prover that journals its answers to a list, `prover.records`, and learns from them as
-    a run learns from its journal (for benchmarks and tests)."""
+    """(prover, records): a Prover that journals its answers to the list `records` and learns
+    from them as a run learns from its journal (for benchmarks and tests)."""
     records = []
 
     def record(r):
@@ -165,5 +165,4 @@ def listing_prover(engine):
             prover.learn(tuple(r["key"]), r["lo"], r["hi"])
 
     prover = Prover(engine, record)
-    prover.records = records
-    return prover
+    return prover, records
