@@ -7,7 +7,8 @@
 Positions come from a fixed-seed playout in which the Tailor captures when he can, so they are
 reproducible and typical of real play. `--question BOARD OUTER START K` instead asks one run
 question ("from START, does the Tailor score more than K?") in one search, or with `--budget N`
-as a run asks it: split into its children when a search passes N nodes (3 levels, 8 N in all).
+as a run asks it in a round of budget N: with budgets rising fourfold from 2^20 up to N, each
+try split into its children when a search passes its budget (3 levels, 8 budgets in all).
 """
 
 import argparse
@@ -102,7 +103,7 @@ def question(args):
     else:
         prover, records = listing_prover(engine)
         budget = int(args.budget)
-        answer = prover.ask(p, k, budget, SPLIT_LEVELS, total=SPLIT_TOTAL * budget)
+        answer = prover.ask_rising(p, k, budget, SPLIT_LEVELS, budgets=SPLIT_TOTAL)
         abandoned = sum(r["nodes"] for r in records if r.get("abandoned"))
     print(f"{name} {outer} start {start} > {k}: {answer}  nodes {engine.nodes:,} "
           f"(abandoned searches {abandoned:,})  {time.perf_counter() - t:.1f} s")

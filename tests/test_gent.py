@@ -511,6 +511,43 @@ def test_derived_bounds_take_the_childrens_bounds_not_just_the_threshold():
     assert tighter > 0
 
 
+class CostlyCore:
+    """A core whose every search reports `cost` nodes before it answers: a question asked
+    with a smaller budget is abandoned."""
+
+    def __init__(self, core, cost):
+        self.core, self.cost, self.progress = core, cost, None
+
+    def __getattr__(self, name):
+        return getattr(self.core, name)
+
+    def search(self, *args):
+        self.progress(self.core.nodes + self.cost)
+        return self.core.search(*args)
+
+
+def test_a_rising_budget_tries_small_budgets_first_and_stays_right():
+    from solver.gent.proof import listing_prover
+    b = Board(load_graph(str(DATA / "gent" / "bipyramid.json")), 0)
+    plain = Engine(b, 4)
+    for v in range(len(b.graph.labels)):
+        p = Position.started(b, v)
+        truth = plain.future(p)
+        for k in (truth - 1, truth):
+            engine = Engine(b, 4)
+            engine.core = CostlyCore(engine.core, 1000)
+            prover, records = listing_prover(engine)
+            # budgets 1, 4, ..., 256 are abandoned (and split, which the costly core abandons
+            # too), 1024 decides
+            assert prover.ask_rising(p, k, 4 ** 5, 3, first=1) == (truth > k)
+            root = [r for r in records if tuple(r["key"]) == p.key()]
+            assert 1 <= sum(r.get("abandoned", False) for r in root) <= 5
+            # with every try over budget the answer is None, never a guess
+            engine.core = CostlyCore(Engine(b, 4).core, 1 << 30)
+            prover, _ = listing_prover(engine)
+            assert prover.ask_rising(p, k, 4 ** 5, 3, first=1) is None
+
+
 def test_a_split_question_is_answered_again_from_its_childrens_journal():
     from solver.gent.proof import Prover
     b = Board(load_graph(str(DATA / "gent" / "bipyramid.json")), 0)

@@ -265,6 +265,5 @@ class BoardRun:
             self.asking[worker] = (v, k)
             if on_probe:
                 on_probe(v, k)
-            if prover.ask(position, k, budget, self.split_levels, display,
-                          total=SPLIT_TOTAL * budget) is None:
+            if prover.ask_rising(position, k, budget, self.split_levels, display, SPLIT_TOTAL) is None:
                 return
