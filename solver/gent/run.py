@@ -144,7 +144,8 @@ class BoardRun:
         is). The game's value comes first: while it is open, a class whose lower bound already
         reaches the game's upper bound is skipped (Mr. Button would not pick it), and the others
         are asked only below that bound. Rounds go over the unfinished classes,
-        each probe limited to a node budget that grows fourfold per round, so that bounds for
+        each probe limited to a node budget that grows fourfold per round (and within the
+        round rises from 2^20, Prover.ask_rising), so that bounds for
         all starts improve together and no single hard question holds up the rest. A probe
         over budget is split, `split_levels` deep, and what its parts decide is kept; one still
         undecided waits for the next round. With `ask_above` = K a class whose bounds
