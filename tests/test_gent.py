@@ -522,7 +522,8 @@ class CostlyCore:
         return getattr(self.core, name)
 
     def search(self, *args):
-        self.progress(self.core.nodes + self.cost)
+        self.core.nodes += self.cost
+        self.progress(self.core.nodes)
         return self.core.search(*args)
 
 
@@ -541,7 +542,13 @@ def test_a_rising_budget_tries_small_budgets_first_and_stays_right():
             # too), 1024 decides
             assert prover.ask_rising(p, k, 4 ** 5, 3, first=1) == (truth > k)
             root = [r for r in records if tuple(r["key"]) == p.key()]
-            assert 1 <= sum(r.get("abandoned", False) for r in root) <= 5
+            assert sum(r.get("abandoned", False) for r in root) == 5
+            # each try keeps to its total: with one budget in all, the root's abandoned
+            # search uses it up and no child is searched
+            engine.core = CostlyCore(Engine(b, 4).core, 1000)
+            prover, records = listing_prover(engine)
+            assert prover.ask_rising(p, k, 4 ** 5, 3, budgets=1, first=1) == (truth > k)
+            assert all(tuple(r["key"]) == p.key() for r in records if r.get("abandoned"))
             # with every try over budget the answer is None, never a guess
             engine.core = CostlyCore(Engine(b, 4).core, 1 << 30)
             prover, _ = listing_prover(engine)
@@ -720,3 +727,5 @@ def test_bench_question_in_one_search_and_split_agree():
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "no vertex '99'" in bad.stderr
     alone = subprocess.run([sys.executable, str(script), "--budget", "1e6"], capture_output=True, text=True)
     assert alone.returncode == 2 and "--budget needs --question" in alone.stderr
+    first = bench("ghent17", "1-4-11-5", "13", "34", "--first", "1e6")
+    assert first.returncode == 2 and "--first needs --budget" in first.stderr

@@ -54,20 +54,23 @@ class Prover:
         return self._ask(position, k, budget, levels, display)
 
     def ask_rising(self, position, k, budget, levels, display=None, budgets=8, first=FIRST_BUDGET):
-        """ask() with a budget rising fourfold from `first` up to `budget`, each try with
-        `budgets` times its budget in all; None when the last try leaves it undecided.
-        Whatever the small tries prove stays in the table and in `known`, and where a cheap
-        proof exists, searches with small budgets that split early find it before one big
-        search has dug through a costly subtree (`scripts/bench_gent.py --question`, budget
-        2^26: ghent17 1-4-11-5 "start 13 > 42?" 63.8 M nodes in one search, 8.3 M rising;
-        "start 1 > 46?" 431 M in one search, 206 M split at 2^26 alone, 108 M rising).
-        At worst the small tries add a third to the last."""
-        b = min(first, budget)
-        while True:
+        """ask() with budgets rising fourfold up to `budget`, from the smallest of budget/4^n
+        that is at least `first`, each try with `budgets` times its budget in all; None when
+        the last try leaves it undecided. Whatever the small tries prove stays in the table
+        and in `known`, and where a cheap proof exists, searches with small budgets that split
+        early find it before one big search has dug through a costly subtree
+        (`scripts/bench_gent.py --question`, 512 MB tables, budget 2^26: ghent17 1-4-11-5
+        "start 13 > 42?" 63.8 M nodes in one search, 8.3 M rising; "start 1 > 46?" 431 M in
+        one search, 108 M rising, and with 2048 MB tables 206 M split at 64 M alone).
+        The small tries add at most a third to the last."""
+        tries = [budget]
+        while tries[-1] // 4 >= max(first, 1):
+            tries.append(tries[-1] // 4)
+        for b in reversed(tries):
             answer = self.ask(position, k, b, levels, display, total=budgets * b)
-            if answer is not None or b >= budget:
+            if answer is not None:
                 return answer
-            b = min(4 * b, budget)
+        return None
 
     def _ask(self, position, k, budget, levels, display):
         moves = position.legal_moves()

@@ -22,8 +22,9 @@ from .engine import Engine
 from .position import Position, Start
 from .proof import Prover
 
-# How many levels a question over budget is split in one round, and how many round budgets of
-# nodes it may spend in all (so that one hard start does not hold up the others for long).
+# How many levels a question over budget is split in one try, and how many of the try's budgets
+# of nodes it may spend in all (so that one hard start does not hold up the others for long);
+# a question tries budgets rising to its round's (Prover.ask_rising), about 10.7 round budgets.
 SPLIT_LEVELS = 3
 SPLIT_TOTAL = 8
 
