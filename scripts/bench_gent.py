@@ -27,7 +27,7 @@ from solver.gent.errors import GraphError  # noqa: E402
 from solver.gent.notation import format_game  # noqa: E402
 from solver.gent.position import Position, Start, TailorMove  # noqa: E402
 from solver.gent.proof import FIRST_BUDGET, listing_prover  # noqa: E402
-from solver.gent.run import SPLIT_LEVELS, SPLIT_TOTAL  # noqa: E402
+from solver.gent.run import SPLIT_LEVELS  # noqa: E402
 
 BOARDS = [("ghent17", "11-17-13-12"), ("schneider17", "8-16-10-9")]
 
@@ -60,7 +60,7 @@ def main():
     ap.add_argument("--question", nargs=4, metavar=("BOARD", "OUTER", "START", "K"),
                     help="ask one question instead of solving the positions")
     ap.add_argument("--budget", type=float, default=None,
-                    help="with --question: nodes per search before the question is split, as in a run")
+                    help="with --question: the round's node budget, as in a run (the largest try's)")
     ap.add_argument("--first", type=float, default=None,
                     help="with --budget: the smallest budget tried (default 2^20, as in a run)")
     args = ap.parse_args()
@@ -113,7 +113,7 @@ def question(args):
     else:
         prover, records = listing_prover(engine)
         budget = int(args.budget)
-        answer = prover.ask_rising(p, k, budget, SPLIT_LEVELS, budgets=SPLIT_TOTAL, first=int(args.first))
+        answer = prover.ask_rising(p, k, budget, SPLIT_LEVELS, first=int(args.first))
         abandoned = sum(r["nodes"] for r in records if r.get("abandoned"))
     print(f"{name} {outer} start {start} > {k}: {answer}  nodes {engine.nodes:,} "
           f"(abandoned searches {abandoned:,})  {time.perf_counter() - t:.1f} s")

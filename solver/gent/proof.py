@@ -15,8 +15,10 @@ import time
 from .position import TAILOR
 
 
-# A question starts with this node budget and tries fourfold larger ones up to its round's.
+# The smallest node budget a question tries before fourfold larger ones up to its round's,
+# and how many of a try's budgets of nodes its searches and splits may spend in all.
 FIRST_BUDGET = 1 << 20
+SPLIT_TOTAL = 8
 
 
 class OverBudget(Exception):
@@ -53,7 +55,7 @@ class Prover:
         self._limit = None if total is None else self.core.nodes + total
         return self._ask(position, k, budget, levels, display)
 
-    def ask_rising(self, position, k, budget, levels, display=None, budgets=8, first=FIRST_BUDGET):
+    def ask_rising(self, position, k, budget, levels, display=None, budgets=SPLIT_TOTAL, first=FIRST_BUDGET):
         """ask() with budgets rising fourfold up to `budget`, from the smallest of budget/4^n
         that is at least `first`, each try with `budgets` times its budget in all; None when
         the last try leaves it undecided. Whatever the small tries prove stays in the table

@@ -22,11 +22,10 @@ from .engine import Engine
 from .position import Position, Start
 from .proof import Prover
 
-# How many levels a question over budget is split in one try, and how many of the try's budgets
-# of nodes it may spend in all (so that one hard start does not hold up the others for long);
-# a question tries budgets rising to its round's (Prover.ask_rising), about 10.7 round budgets.
+# How many levels a question over budget is split in one try; with proof.SPLIT_TOTAL budgets in
+# all per try and tries rising to the round's budget (Prover.ask_rising), a question spends at
+# most about 10.7 round budgets, so that one hard start does not hold up the others for long.
 SPLIT_LEVELS = 3
-SPLIT_TOTAL = 8
 
 
 def graph_digest(graph):
@@ -267,5 +266,5 @@ class BoardRun:
             self.asking[worker] = (v, k)
             if on_probe:
                 on_probe(v, k)
-            if prover.ask_rising(position, k, budget, self.split_levels, display, SPLIT_TOTAL) is None:
+            if prover.ask_rising(position, k, budget, self.split_levels, display) is None:
                 return
