@@ -2,14 +2,15 @@
 17-vertex boards, with nodes and wall time, so each search idea's effect is a measured ratio.
 
     python scripts/bench_gent.py [--plies N] [--count N] [--table-mb MB]
-    python scripts/bench_gent.py --question ghent17 1-4-11-5 1 46 [--budget N [--first N]]
+    python scripts/bench_gent.py --question ghent17 1-4-11-5 1 46 [--budget N [--first N] [--levels N] [--budgets N]]
 
 Positions come from a fixed-seed playout in which the Tailor captures when he can, so they are
 reproducible and typical of real play. `--question BOARD OUTER START K` instead asks one run
 question ("from START, does the Tailor score more than K?") in one search, or with `--budget N`
 as a run asks it in a round of budget N: with budgets rising fourfold from 2^20 (`--first`) up
 to N, each try split into its children when a search passes its budget (3 levels, 8 budgets in
-all); `--first N` asks with the round's budget alone, as runs did before session 13.
+all; `--levels`, `--budgets`); `--first N` asks with the round's budget alone, as runs did
+before session 13.
 """
 
 import argparse
@@ -26,7 +27,7 @@ from solver.gent.engine import Engine  # noqa: E402
 from solver.gent.errors import GraphError  # noqa: E402
 from solver.gent.notation import format_game  # noqa: E402
 from solver.gent.position import Position, Start, TailorMove  # noqa: E402
-from solver.gent.proof import FIRST_BUDGET, listing_prover  # noqa: E402
+from solver.gent.proof import FIRST_BUDGET, SPLIT_TOTAL, listing_prover  # noqa: E402
 from solver.gent.run import SPLIT_LEVELS  # noqa: E402
 
 BOARDS = [("ghent17", "11-17-13-12"), ("schneider17", "8-16-10-9")]
@@ -63,15 +64,25 @@ def main():
                     help="with --question: the round's node budget, as in a run (the largest try's)")
     ap.add_argument("--first", type=float, default=None,
                     help="with --budget: the smallest budget tried (default 2^20, as in a run)")
+    ap.add_argument("--levels", type=int, default=None,
+                    help=f"with --budget: levels a try is split (default {SPLIT_LEVELS}, as in a run)")
+    ap.add_argument("--budgets", type=int, default=None,
+                    help=f"with --budget: a try's budgets of nodes in all (default {SPLIT_TOTAL}, as in a run)")
     args = ap.parse_args()
     if args.budget is not None and not args.question:
         ap.error("--budget needs --question")
-    if args.first is not None and args.budget is None:
-        ap.error("--first needs --budget")
+    for name in ("first", "levels", "budgets"):
+        if getattr(args, name) is not None and args.budget is None:
+            ap.error(f"--{name} needs --budget")
     if args.first is not None and args.first < 1:
         ap.error("--first must be at least 1")
-    if args.first is None:
-        args.first = FIRST_BUDGET
+    if args.budgets is not None and args.budgets < 1:
+        ap.error("--budgets must be at least 1")
+    if args.levels is not None and args.levels < 0:
+        ap.error("--levels must be at least 0")
+    args.first = FIRST_BUDGET if args.first is None else args.first
+    args.levels = SPLIT_LEVELS if args.levels is None else args.levels
+    args.budgets = SPLIT_TOTAL if args.budgets is None else args.budgets
     if args.question:
         try:
             question(args)
@@ -105,7 +116,8 @@ def question(args):
     k = int(k)
     engine = Engine(board, args.table_mb)
     print(f"# python scripts/bench_gent.py --question {name} {outer} {start} {k} --table-mb {args.table_mb}"
-          + (f" --budget {args.budget:.0f} --first {args.first:.0f}" if args.budget is not None else "")
+          + (f" --budget {args.budget:.0f} --first {args.first:.0f} --levels {args.levels} --budgets {args.budgets}"
+             if args.budget is not None else "")
           + f"   (commit {commit()})")
     t = time.perf_counter()
     if args.budget is None:
@@ -113,7 +125,7 @@ def question(args):
     else:
         prover, records = listing_prover(engine)
         budget = int(args.budget)
-        answer = prover.ask_rising(p, k, budget, SPLIT_LEVELS, first=int(args.first))
+        answer = prover.ask_rising(p, k, budget, args.levels, budgets=args.budgets, first=int(args.first))
         abandoned = sum(r["nodes"] for r in records if r.get("abandoned"))
     print(f"{name} {outer} start {start} > {k}: {answer}  nodes {engine.nodes:,} "
           f"(abandoned searches {abandoned:,})  {time.perf_counter() - t:.1f} s")

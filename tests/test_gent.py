@@ -727,5 +727,6 @@ def test_bench_question_in_one_search_and_split_agree():
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "no vertex '99'" in bad.stderr
     alone = subprocess.run([sys.executable, str(script), "--budget", "1e6"], capture_output=True, text=True)
     assert alone.returncode == 2 and "--budget needs --question" in alone.stderr
-    first = bench("ghent17", "1-4-11-5", "13", "34", "--first", "1e6")
-    assert first.returncode == 2 and "--first needs --budget" in first.stderr
+    for option in ("--first", "--levels", "--budgets"):
+        alone = bench("ghent17", "1-4-11-5", "13", "34", option, "1")
+        assert alone.returncode == 2 and f"{option} needs --budget" in alone.stderr
