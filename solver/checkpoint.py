@@ -4,7 +4,9 @@ append-only, checksummed journal of finished work.
 Each journal line is `CRC32HEX JSON`. A line is appended, flushed and fsynced
 before the work it records counts as done, so a kill loses at most the work in
 flight. A torn last line (a kill mid-write) is dropped on reading; a bad line
-anywhere else means the file was damaged and is refused.
+anywhere else means the file was damaged and is refused. Reading never writes,
+so that `status` may read a journal while its run appends to it; the next
+append mends the tail first.
 """
 
 import contextlib
@@ -90,12 +92,13 @@ class Journal:
         self.path = os.fspath(path)
 
     def read(self):
-        """All intact records; drops (and truncates away) a torn last line."""
+        """All intact records; a torn last line is left out (and left in the file, which
+        the next append mends)."""
         if not os.path.exists(self.path):
             return []
         with open(self.path, "rb") as f:
             data = f.read()
-        records, good_end = [], 0
+        records = []
         lines = data.split(b"\n")
         for i, raw in enumerate(lines):
             last = i == len(lines) - 1
@@ -109,18 +112,35 @@ class Journal:
                 if last:  # torn by a kill mid-write: the work it recorded is redone
                     break
                 raise CheckpointError(f"{self.path}: damaged at line {i + 1} (checksum mismatch)") from None
-            good_end += len(raw) + 1
-        if good_end < len(data):
-            with open(self.path, "r+b") as f:
-                f.truncate(good_end)
-                os.fsync(f.fileno())
         return records
 
     def append(self, record):
-        with open(self.path, "a", encoding="utf-8") as f:
-            f.write(_seal(record) + "\n")
+        with open(self.path, "a+b") as f:
+            _mend_tail(f)
+            f.write((_seal(record) + "\n").encode())
             f.flush()
             os.fsync(f.fileno())
+
+
+def _mend_tail(f):
+    """Before an append to f (opened "a+b"): a last line without its newline is either torn
+    by a kill mid-write, then cut away, or whole (only its newline lost), then ended, so
+    that the new record gets a line of its own instead of damaging the last one."""
+    size = f.seek(0, os.SEEK_END)
+    if size == 0:
+        return
+    f.seek(size - 1)
+    if f.read(1) == b"\n":
+        return
+    f.seek(0)
+    data = f.read()
+    tail = data[data.rfind(b"\n") + 1:]
+    try:
+        _unseal(tail.decode())
+    except (ValueError, UnicodeDecodeError):
+        f.truncate(size - len(tail))
+    else:
+        f.write(b"\n")
 
 
 class RunDir:

@@ -74,9 +74,24 @@ def test_torn_last_line_is_dropped(tmp_path):
     j.append({"a": 2})
     with open(j.path, "a") as f:
         f.write('deadbeef {"a": 3')
+    before = open(j.path, "rb").read()
     assert j.read() == [{"a": 1}, {"a": 2}]
+    assert open(j.path, "rb").read() == before  # reading never writes: a live run may be appending
     j.append({"a": 4})
     assert j.read() == [{"a": 1}, {"a": 2}, {"a": 4}]
+
+
+def test_a_whole_last_line_that_lost_its_newline_is_kept_and_ended(tmp_path):
+    j = Journal(tmp_path / "j.log")
+    j.append({"a": 1})
+    j.append({"a": 2})
+    data = open(j.path, "rb").read()
+    with open(j.path, "wb") as f:
+        f.write(data.rstrip(b"\n"))
+    assert j.read() == [{"a": 1}, {"a": 2}]
+    j.append({"a": 3})
+    assert j.read() == [{"a": 1}, {"a": 2}, {"a": 3}]
+    assert open(j.path, "rb").read().count(b"\n") == 3
 
 
 def test_damage_is_refused(tmp_path):
