@@ -22,6 +22,21 @@ class CheckpointError(Exception):
     """A run directory that cannot be used: damaged, missing, or for other options."""
 
 
+class ContradictoryBounds(CheckpointError):
+    """Two answers about one position that cannot both hold: a journal mixed from two runs,
+    or a bug in the core that computed one of them. Going on would search an empty interval
+    for ever, or report a value that neither answer proves."""
+
+
+def tighten(bounds, lo, hi):
+    """Narrows the list bounds = [lo, hi] of one position by another answer about it."""
+    lo, hi = max(bounds[0], lo), min(bounds[1], hi)
+    if lo > hi:
+        raise ContradictoryBounds(f"contradictory answers on one position: its value would be at least "
+                                  f"{lo} and at most {hi} (a journal mixed from two runs, or a core bug)")
+    bounds[0], bounds[1] = lo, hi
+
+
 def _fsync_dir(path):
     try:
         fd = os.open(path or ".", os.O_RDONLY)

@@ -252,6 +252,20 @@ def test_board_run_resumes_and_refuses_other_boards(tmp_path):
         BoardRun(Engine(Board(b.graph, 1), 4), run_dir=tmp_path / "run", resume=True)
 
 
+def test_contradictory_journal_answers_are_refused_not_probed_for_ever(tmp_path):
+    graph = str(DATA / "gent" / "wheel5.json")
+    b = Board(load_graph(graph), 0)
+    first = BoardRun(Engine(b, 4), run_dir=tmp_path / "run").solve(first_budget=1)
+    v, x = next(iter(first["start_values"].items()))
+    Journal(tmp_path / "run" / "journal.log").append(
+        {"start": v, "k": x, "lo": x + 1, "hi": 99, "nodes": 1, "seconds": 0.0})
+    from solver.checkpoint import ContradictoryBounds
+    with pytest.raises(ContradictoryBounds, match="at least"):
+        BoardRun(Engine(b, 4), run_dir=tmp_path / "run", resume=True)
+    r = run("solve", "--graph", graph, "--outer", "f1", "--run", str(tmp_path / "run"), "--resume")
+    assert r.returncode == 2 and "contradictory" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
 # ---- command line -------------------------------------------------------------------------
 def run(*args):
     return subprocess.run([sys.executable, "-m", "solver", "gent", *args], capture_output=True,

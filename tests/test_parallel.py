@@ -109,6 +109,17 @@ def test_damage_is_refused(tmp_path):
         RunDir(run).open({})
 
 
+def test_contradictory_answers_are_refused(tmp_path):
+    run = tmp_path / "run"
+    args = ["4x4", "--run", str(run), "--workers", "1", "--table-mb", "8"]
+    assert subprocess.run(solve_cmd(*args), capture_output=True).returncode == 0
+    journal = Journal(run / "journal.log")
+    answer = next(r for r in journal.read() if "key" in r and r["hi"] < 32)
+    journal.append(dict(answer, lo=answer["hi"] + 1, hi=32))  # sealed, so not damage: a contradiction
+    r = subprocess.run(solve_cmd(*args, "--resume"), capture_output=True, text=True)
+    assert r.returncode == 2 and "contradictory" in r.stderr and len(r.stderr.splitlines()) == 1
+
+
 @pytest.mark.parametrize("extra,message", [
     (["--depth", "3"], "depth"),
     (["--measure", "outcome"], "measure"),

@@ -229,6 +229,8 @@ def cmd_solve(args):
                 progress.describe(f"value in [{lo}, {hi}]; {asking}")
             try:
                 result = run.solve(on_probe, ask_above=args.ask_above, value_only=args.value_only)
+            except CheckpointError as e:
+                raise UsageError(str(e))
             except KeyboardInterrupt:
                 lo, hi = run.value_bounds()
                 print(f"stopped: value proven in [{lo}, {hi}]"

@@ -12,6 +12,7 @@ a probe over budget was simply abandoned, and with it everything it had proven.
 
 import time
 
+from ..checkpoint import tighten
 from .position import TAILOR
 
 
@@ -44,8 +45,7 @@ class Prover:
         return b
 
     def learn(self, key, lo, hi):
-        b = self.bounds(key)
-        b[0], b[1] = max(b[0], lo), min(b[1], hi)
+        tighten(self.bounds(key), lo, hi)
 
     def ask(self, position, k, budget, levels, display=None, total=None):
         """True when the score still to come from `position` is > k, False when it is <= k,

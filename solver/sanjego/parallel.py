@@ -31,7 +31,7 @@ import time
 
 from .. import __version__
 from .._sanjego import Core
-from ..checkpoint import CheckpointError, RunDir, read_checked_json
+from ..checkpoint import CheckpointError, RunDir, read_checked_json, tighten
 from .board import board_from_spec, board_spec
 from .engine import ordered_moves
 from .notation import format_moves, replay
@@ -285,7 +285,7 @@ class ParallelProof:
             b = self.bounds.get(bytes.fromhex(record["key"]))
             if b is None:
                 return
-            b[0], b[1] = max(b[0], record["lo"]), min(b[1], record["hi"])
+            tighten(b, record["lo"], record["hi"])
             self.subproofs += 1
         self.nodes += record["nodes"]
         self.cpu_seconds += record["seconds"]
