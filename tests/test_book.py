@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from solver.checkpoint import Journal
 from solver.sanjego import Board, Position, open_table, replay
 from solver.sanjego.engine import Engine
 from solver.sanjego.results import record_board
@@ -141,6 +142,23 @@ def test_record_from_a_finished_parallel_run(tmp_path):
     assert r.returncode == 0, r.stderr
     redone = json.loads((out / "4x4.json").read_text())["margin"]
     assert "line_from" not in redone and redone["verify"] == check
+
+
+def test_record_from_a_run_with_its_own_seed_and_a_verification_that_later_disagreed(tmp_path):
+    run, out = tmp_path / "run", tmp_path / "results" / "sanjego"
+    r = cli("solve", "4x3", "--run", str(run), "--workers", "1", "--table-mb", "16", "--seed", "7", "--quiet")
+    assert r.returncode == 0, r.stderr
+    r = cli("verify", str(run), "--table-mb", "16", "--quiet")
+    assert r.returncode == 0 and "verified" in r.stdout, r.stderr
+    r = cli("record", "4x3", "--from-run", str(run), "--out", str(out), "--table-mb", "16")
+    assert r.returncode == 0 and "verified by a second run" in r.stdout, r.stderr
+    # A later verification of the same run that disagreed leaves the earlier result.json behind.
+    journal = Journal(run / "verify" / "journal.log")
+    answer = next(rec for rec in journal.read() if "key" in rec)
+    journal.append(dict(answer, ok=False))
+    r = cli("record", "4x3", "--from-run", str(run), "--out", str(out), "--table-mb", "16")
+    assert r.returncode == 0 and "not yet verified" in r.stdout, r.stderr
+    assert json.loads((out / "4x3.json").read_text())["margin"]["verify"] is None
 
 
 def test_check_line_takes_values_and_bounds_from_the_boards_table_and_searches_the_rest(tmp_path):

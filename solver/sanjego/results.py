@@ -119,7 +119,7 @@ def record_from_run(board, run_dir, table_mb, out_dir, log=print):
     if result is None:
         raise RuntimeError(f"{run_dir}: the run has not finished; resume it first")
     measure = manifest["measure"]
-    engine = Engine(board, measure, table_mb=table_mb)
+    engine = Engine(board, measure, table_mb=table_mb, seed=manifest.get("seed"))  # a run keeps its keys
     proof = ParallelProof(engine, Position.start(board), [], manifest["depth"], run_dir=run_dir, resume=True)
     value = result["value"]
     if proof.intervals()[proof.root.key] != (value, value):

@@ -236,7 +236,9 @@ def read_verification(proof, run_dir, out_dir=None):
     if run_result is None or run_result.get("value") != result.get("value"):
         return None
     stored = read_checked_json(check.manifest_path)
-    expected = dict(verify_manifest(proof), value=run_result["value"])
+    expected = dict(verify_manifest(proof), depth=proof.depth, value=run_result["value"])
     if any(stored.get(key) != value for key, value in expected.items()):
         return None  # left from another run in the same directory
+    if not all(record.get("ok", True) for record in check.journal.read()):
+        return None  # a later verification of the same run disagreed
     return result
