@@ -15,6 +15,11 @@ import os
 import secrets
 import zlib
 
+try:
+    import fcntl
+except ImportError:  # not on Windows: there a run directory is not guarded
+    fcntl = None
+
 FORMAT_VERSION = 1
 
 
@@ -166,6 +171,29 @@ class RunDir:
         self.manifest_path = os.path.join(self.path, "manifest.json")
         self.journal = Journal(os.path.join(self.path, "journal.log"))
         self.result_path = os.path.join(self.path, "result.json")
+        self._claim = None
+
+    def claim(self):
+        """Marks the run as being written by this process, until it ends or release() is
+        called (an advisory lock on the manifest). A second process that would write the
+        same run, say a second `--resume` or `verify` beside the live one, is refused:
+        it would repeat the other's work and count its nodes twice. Readers (status,
+        record) do not claim."""
+        if fcntl is None or self._claim is not None:
+            return
+        fd = os.open(self.manifest_path, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise CheckpointError(f"{self.path} is in use by another process (a run or verification "
+                                  f"of it is still going); stop that one first") from None
+        self._claim = fd
+
+    def release(self):
+        if self._claim is not None:
+            os.close(self._claim)  # closing the descriptor drops the lock
+            self._claim = None
 
     def exists(self):
         return os.path.exists(self.manifest_path)

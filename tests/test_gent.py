@@ -252,6 +252,23 @@ def test_board_run_resumes_and_refuses_other_boards(tmp_path):
         BoardRun(Engine(Board(b.graph, 1), 4), run_dir=tmp_path / "run", resume=True)
 
 
+def test_board_run_in_use_by_another_process_is_refused(tmp_path):
+    graph = str(DATA / "gent" / "wheel5.json")
+    b = Board(load_graph(graph), 0)
+    BoardRun(Engine(b, 4), run_dir=tmp_path / "run").solve(first_budget=1)
+    from solver.checkpoint import RunDir
+    live = RunDir(tmp_path / "run")
+    live.claim()
+    try:
+        r = run("solve", "--graph", graph, "--outer", "f1", "--run", str(tmp_path / "run"), "--resume")
+        assert r.returncode == 2 and "in use" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+        assert run("status", str(tmp_path / "run"), "--graph", graph).returncode == 0
+    finally:
+        live.release()
+    r = run("solve", "--graph", graph, "--outer", "f1", "--run", str(tmp_path / "run"), "--resume")
+    assert r.returncode == 0, r.stderr
+
+
 def test_contradictory_journal_answers_are_refused_not_probed_for_ever(tmp_path):
     graph = str(DATA / "gent" / "wheel5.json")
     b = Board(load_graph(graph), 0)

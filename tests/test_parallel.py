@@ -265,6 +265,33 @@ def test_verify_asks_one_proof_tree_again_and_resumes(tmp_path):
     assert default.returncode == 2
 
 
+def test_a_run_or_verification_in_use_by_another_process_is_refused(tmp_path):
+    """A second writer beside a live one would repeat its work and count its nodes twice."""
+    run, value = finished_run(tmp_path, "4x3")
+    resume = solve_cmd("4x3", "--run", str(run), "--workers", "1", "--table-mb", "16", "--resume")
+    live = RunDir(run)
+    live.claim()  # as the live run holds it
+    try:
+        r = subprocess.run(resume, capture_output=True, text=True, timeout=300)
+        assert r.returncode == 2 and "in use" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+        status = subprocess.run([sys.executable, "-m", "solver", "sanjego", "status", str(run), "--json"],
+                                capture_output=True, text=True, timeout=300)
+        assert status.returncode == 0 and json.loads(status.stdout)["bounds"] == [value, value]
+    finally:
+        live.release()
+    r = subprocess.run(resume, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and json.loads(r.stdout)["value"] == value
+    assert verify_cmd(run).returncode == 0
+    live = RunDir(run / "verify")
+    live.claim()
+    try:
+        r = verify_cmd(run)
+        assert r.returncode == 2 and "in use" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    finally:
+        live.release()
+    assert verify_cmd(run).returncode == 0
+
+
 def test_verify_catches_a_wrong_answer_in_the_run(tmp_path, monkeypatch):
     """A run whose searches said "yes" for every leaf below its first move (as a hash
     collision might have) finishes with a value too high; the verification must fail."""

@@ -153,6 +153,15 @@ class BoardRun:
         is cheap, so this gives upper bounds early. `on_probe(start, k)` is told each question.
         Ctrl-C stops between journal records, losing only the search in flight; each round's
         budget is journaled too, and a resumed run starts at the largest."""
+        if self.run is not None:
+            self.run.claim()
+        try:
+            return self._solve(on_probe, first_budget, ask_above, value_only)
+        finally:
+            if self.run is not None:
+                self.run.release()
+
+    def _solve(self, on_probe, first_budget, ask_above, value_only):
         core = self.engine.core
         display = core.progress
         p0 = Position.initial(self.board)

@@ -461,6 +461,15 @@ class ParallelProof:
 
     def solve(self):
         """Runs to the end; returns the exact value of the position."""
+        if self.run is not None:
+            self.run.claim()
+        try:
+            return self._solve()
+        finally:
+            if self.run is not None:
+                self.run.release()
+
+    def _solve(self):
         pool = DaskPool(self.scheduler) if self.scheduler else LocalPool(self.workers, self.config)
         if self.scheduler:
             self.workers = pool.workers
