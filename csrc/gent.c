@@ -57,11 +57,19 @@ GTSolver *gt_new(int nv, int ne, int nf, int outer, const int *eu, const int *ev
     for (int i = 0; i < nv; i++) S->degree_rank[S->by_degree[i]] = i;
     int buttons = nf - 1;
     for (int i = 0; i < nv && i < buttons; i++) S->max_score += S->deg[S->by_degree[i]];
+    /* Half the memory for the alpha-beta table (a power of two of buckets), the rest for the
+     * proof-number table (at least one bucket each). */
     uint64_t buckets = 1;
-    while (buckets * 2 * 2 * sizeof(GTEntry) <= table_bytes) buckets *= 2;
+    while (buckets * 2 * 2 * sizeof(GTEntry) <= table_bytes / 2) buckets *= 2;
     S->table_buckets = buckets;
+    uint64_t rest = table_bytes > buckets * 2 * sizeof(GTEntry) ? table_bytes - buckets * 2 * sizeof(GTEntry) : 0;
+    uint64_t dbuckets = 1;
+    while (dbuckets * 2 * GT_PN_WAYS * sizeof(GTProofEntry) <= rest) dbuckets *= 2;
+    S->pn_buckets = dbuckets;
+    S->pn_ab_live = GT_PN_AB_LIVE;
     S->table = table_alloc(buckets * 2 * sizeof(GTEntry));
-    if (!S->table) { free(S); return NULL; }
+    S->pn_table = table_alloc(dbuckets * GT_PN_WAYS * sizeof(GTProofEntry));
+    if (!S->table || !S->pn_table) { free(S->table); free(S->pn_table); free(S); return NULL; }
     return S;
 }
 
@@ -69,12 +77,14 @@ void gt_free(GTSolver *S)
 {
     if (!S) return;
     free(S->table);
+    free(S->pn_table);
     free(S);
 }
 
 void gt_clear_table(GTSolver *S)
 {
     memset(S->table, 0, S->table_buckets * 2 * sizeof(GTEntry));
+    memset(S->pn_table, 0, S->pn_buckets * GT_PN_WAYS * sizeof(GTProofEntry));
 }
 
 /* Edges the thimble may take from v. */
@@ -301,17 +311,10 @@ static inline int exposure(const GTSolver *S, uint64_t open, int f)
     return __builtin_popcountll(open & S->fedges[f]);
 }
 
-static int search(GTSolver *S, const GTPos *p, int alpha, int beta)
+/* The Tailor to move with a button beside one of his edges can take it now. Mr. Button
+ * to move can take at most one such button away, so with two the Tailor takes one next. */
+static inline int sure_lower(const GTSolver *S, const GTPos *p, uint64_t open)
 {
-    if ((++S->nodes & (POLL_INTERVAL - 1)) == 0 && S->poll && S->poll(S->poll_ctx))
-        S->stop = 1;
-    if (S->stop) return 0;
-    uint64_t open = open_edges(S, p, p->v);
-    if (!open || !p->free) return 0;
-    GTEntry *bucket = bucket_of(S, p);
-    __builtin_prefetch(bucket); /* a table probe misses the caches: fetch while the bounds are found */
-    /* The Tailor to move with a button beside one of his edges can take it now. Mr. Button
-     * to move can take at most one such button away, so with two the Tailor takes one next. */
     uint64_t at_hand = faces_beside(S, open) & p->free;
     int sure = p->side == GT_TAILOR ? at_hand != 0 : (at_hand & (at_hand - 1)) != 0;
     if (!sure && at_hand) { /* one button at hand: sure when it cannot move away */
@@ -321,7 +324,37 @@ static int search(GTSolver *S, const GTPos *p, int alpha, int beta)
         while (exits && sure)
             if (!(p->free >> other_face(S, pop_lsb(&exits), f) & 1)) sure = 0;
     }
-    int lo = sure ? S->deg[p->v] : 0;
+    return sure ? S->deg[p->v] : 0;
+}
+
+/* The static move order: the table's move, then for the Tailor captures first (of the button
+ * hardest to reach later), then towards high-degree vertices with many ways on; for Mr. Button
+ * moving the most exposed button to the least exposed face. */
+static inline int order_score(const GTSolver *S, const GTPos *p, uint64_t open, uint16_t m, uint16_t hint)
+{
+    if (m == hint) return 1 << 20;
+    if (p->side == GT_TAILOR) {
+        int e = m & 63, w = other_end(S, e, p->v), cap = (m >> 6) - 1;
+        int score = (cap >= 0 ? 1000 : 0) + 4 * S->deg[w] + __builtin_popcountll(open_edges(S, p, w));
+        if (cap >= 0) score -= 8 * exposure(S, open, cap);
+        return score;
+    }
+    if (m == GT_PASS) return 0;
+    int f = m & 63, g = m >> 6 & 63;
+    return 8 * (exposure(S, open, f) - exposure(S, open, g))
+         + 4 * (exposure(S, p->live, f) - exposure(S, p->live, g)) - 1;
+}
+
+static int search(GTSolver *S, const GTPos *p, int alpha, int beta)
+{
+    if ((++S->nodes & (POLL_INTERVAL - 1)) == 0 && S->poll && S->poll(S->poll_ctx))
+        S->stop = 1;
+    if (S->stop) return 0;
+    uint64_t open = open_edges(S, p, p->v);
+    if (!open || !p->free) return 0;
+    GTEntry *bucket = bucket_of(S, p);
+    __builtin_prefetch(bucket); /* a table probe misses the caches: fetch while the bounds are found */
+    int lo = sure_lower(S, p, open);
     int hi = gt_upper_bound(S, p);
     if (lo >= beta) return lo; /* after a capture the window can lie below zero */
     if (hi <= alpha || lo == hi) return hi;
@@ -347,18 +380,7 @@ static int search(GTSolver *S, const GTPos *p, int alpha, int beta)
     int n = gt_moves(S, p, raw);
     for (int i = 0; i < n; i++) {
         uint16_t m = raw[i];
-        int score;
-        if (m == hint) score = 1 << 20;
-        else if (p->side == GT_TAILOR) {
-            int e = m & 63, w = other_end(S, e, p->v), cap = (m >> 6) - 1;
-            score = (cap >= 0 ? 1000 : 0) + 4 * S->deg[w] + __builtin_popcountll(open_edges(S, p, w));
-            if (cap >= 0) score -= 8 * exposure(S, open, cap); /* take the button hardest to reach later */
-        } else if (m == GT_PASS) score = 0;
-        else {
-            int f = m & 63, g = m >> 6 & 63;
-            score = 8 * (exposure(S, open, f) - exposure(S, open, g))
-                  + 4 * (exposure(S, p->live, f) - exposure(S, p->live, g)) - 1;
-        }
+        int score = order_score(S, p, open, m, hint);
         int j = i;
         while (j > 0 && moves[j - 1].score < score) { moves[j] = moves[j - 1]; j--; }
         moves[j].move = m;
@@ -448,4 +470,164 @@ int gt_solve_between(GTSolver *S, const GTPos *p, int lo, int hi)
         if (r <= med) hi = r; else lo = r;
     }
     return lo;
+}
+
+
+/* ---- Proof-number search ---------------------------------------------------------------------
+ * "Does the Tailor earn more than k from here?" by depth-first proof-number search (df-pn, with
+ * the 1 + 1/4 threshold of Pawlewicz and Lew) over positions with at least pn_ab_live live
+ * edges, and by the null-window alpha-beta search below that. The Tailor's moves are OR nodes,
+ * Mr. Button's AND nodes; a child's question is k less what the move captured. Leaves are
+ * decided by the same sound bounds as the alpha-beta search (and by its table). Where the
+ * Tailor has a narrow way to his score, df-pn goes straight to it: on the start questions of
+ * the 17-vertex boards that the runs had needed 10^8 nodes and more for, it answers "yes" in
+ * 10^4 to 10^6. A "no" needs every Tailor move refuted, and there alpha-beta's move order
+ * does better, so callers fall back to it (solver/gent/proof.py). The game is acyclic (every
+ * Tailor move sews an edge), so df-pn needs no cycle handling. Entries hold the whole position
+ * and k, never a hash of them. */
+#define PN_INF 100000000u
+
+static inline GTProofEntry *pn_bucket(const GTSolver *S, const GTPos *p, int k)
+{
+    uint64_t h = mix(p->live * 0x9E3779B97F4A7C15ull ^ mix(p->free ^ (uint64_t)p->v << 58 ^ (uint64_t)k << 50)
+                     ^ mix(p->open + ((uint64_t)p->side << 63) + 0x632BE59BD9B4E019ull));
+    return &S->pn_table[(h & (S->pn_buckets - 1)) * GT_PN_WAYS];
+}
+
+static inline int pn_same(const GTProofEntry *e, const GTPos *p, int k)
+{
+    return e->used && e->live == p->live && e->open == p->open && e->free == p->free
+        && e->v == p->v && e->side == p->side && e->k == k;
+}
+
+static int pn_lookup(const GTSolver *S, const GTPos *p, int k, uint32_t *pn, uint32_t *dn)
+{
+    const GTProofEntry *b = pn_bucket(S, p, k);
+    for (int i = 0; i < GT_PN_WAYS; i++)
+        if (pn_same(&b[i], p, k)) { *pn = b[i].pn; *dn = b[i].dn; return 1; }
+    return 0;
+}
+
+/* Replaces the entry with the least work; answers found are kept before open questions. */
+static void pn_store(GTSolver *S, const GTPos *p, int k, uint32_t pn, uint32_t dn, int work)
+{
+    GTProofEntry *b = pn_bucket(S, p, k), *victim = NULL;
+    if (pn == 0 || dn == 0) work = 255;
+    for (int i = 0; i < GT_PN_WAYS; i++) {
+        if (pn_same(&b[i], p, k)) { victim = &b[i]; break; }
+        if (!victim || !b[i].used || (victim->used && b[i].work < victim->work)) victim = &b[i];
+    }
+    victim->live = p->live; victim->open = p->open; victim->free = p->free;
+    victim->v = (uint8_t)p->v; victim->side = (uint8_t)p->side; victim->k = (uint8_t)k;
+    victim->pn = pn; victim->dn = dn; victim->work = (uint8_t)work; victim->used = 1;
+}
+
+/* The proof and disproof numbers of a question without expanding it: 0 and PN_INF when decided
+ * by the bounds or a table, else what the proof-number table holds, else 1 and 1. */
+static void pn_peek(const GTSolver *S, const GTPos *p, int k, uint32_t *pn, uint32_t *dn)
+{
+    uint64_t open = open_edges(S, p, p->v);
+    int lo = 0, hi = 0;
+    uint16_t m;
+    if (k < 0) lo = 1; /* already more than k: the score to come is never negative */
+    else if (open && p->free) {
+        lo = sure_lower(S, p, open);
+        hi = gt_upper_bound(S, p);
+        int tlo, thi;
+        if (lo <= k && hi > k && gt_probe(S, p, &tlo, &thi, &m)) {
+            if (tlo > lo) lo = tlo;
+            if (thi < hi) hi = thi;
+        }
+    }
+    if (lo > k) { *pn = 0; *dn = PN_INF; return; }
+    if (hi <= k) { *pn = PN_INF; *dn = 0; return; }
+    if (!pn_lookup(S, p, k, pn, dn)) *pn = *dn = 1;
+}
+
+static inline uint32_t pn_add(uint32_t a, uint32_t b)
+{
+    uint64_t c = (uint64_t)a + b;
+    return c >= PN_INF ? PN_INF : (uint32_t)c;
+}
+
+static void pn_search(GTSolver *S, const GTPos *p, int k, uint32_t thpn, uint32_t thdn, uint32_t *pn_out, uint32_t *dn_out)
+{
+    if ((++S->nodes & (POLL_INTERVAL - 1)) == 0 && S->poll && S->poll(S->poll_ctx))
+        S->stop = 1;
+    uint64_t nodes0 = S->nodes;
+    if (__builtin_popcountll(p->live) < S->pn_ab_live) {
+        int r = search(S, p, k, k + 1);
+        *pn_out = *dn_out = 1;
+        if (S->stop) return;
+        if (r > k) *pn_out = 0, *dn_out = PN_INF;
+        else *pn_out = PN_INF, *dn_out = 0;
+        pn_store(S, p, k, *pn_out, *dn_out, 255);
+        return;
+    }
+    uint16_t moves[4 * GT_MAX + 8];
+    int n = gt_moves(S, p, moves);
+    {   /* in the alpha-beta search's order: ties in the numbers go to the earlier move */
+        uint64_t open = open_edges(S, p, p->v);
+        int lo, hi;
+        uint16_t hint = GT_NO_MOVE;
+        gt_probe(S, p, &lo, &hi, &hint);
+        int score[4 * GT_MAX + 8];
+        for (int i = 0; i < n; i++) {
+            uint16_t m = moves[i];
+            int x = order_score(S, p, open, m, hint), j = i;
+            while (j > 0 && score[j - 1] < x) { score[j] = score[j - 1]; moves[j] = moves[j - 1]; j--; }
+            score[j] = x;
+            moves[j] = m;
+        }
+    }
+    GTPos kids[4 * GT_MAX + 8];
+    int kk[4 * GT_MAX + 8];
+    uint32_t cpn[4 * GT_MAX + 8], cdn[4 * GT_MAX + 8];
+    for (int i = 0; i < n; i++) kk[i] = k - gt_play(S, p, &kids[i], moves[i]);
+    int tailor = p->side == GT_TAILOR;
+    uint32_t pn, dn;
+    /* The children's numbers are looked up once; after that only the child searched changes,
+     * to the numbers its search returns (a table entry could be gone by the time it is looked
+     * up again, and a child that looked new each time would be searched for ever). */
+    for (int i = 0; i < n; i++) pn_peek(S, &kids[i], kk[i], &cpn[i], &cdn[i]);
+    for (;;) {
+        /* OR (the Tailor): pn the least, dn the sum; AND (Mr. Button) the other way round.
+         * `best` is the child with the least pn (OR) or dn (AND), `second` the next value. */
+        int best = 0;
+        uint32_t first = PN_INF + 1, second = PN_INF;
+        pn = tailor ? PN_INF : 0;
+        dn = tailor ? 0 : PN_INF;
+        for (int i = 0; i < n; i++) {
+            uint32_t x = tailor ? cpn[i] : cdn[i];
+            if (tailor) { if (cpn[i] < pn) pn = cpn[i]; dn = pn_add(dn, cdn[i]); }
+            else { pn = pn_add(pn, cpn[i]); if (cdn[i] < dn) dn = cdn[i]; }
+            if (x < first) { second = first; first = x; best = i; }
+            else if (x < second) second = x;
+        }
+        if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn || S->stop) break;
+        if (second > PN_INF) second = PN_INF;
+        uint32_t grow = second + second / 4 + 1;
+        uint32_t tp, td;
+        if (tailor) {
+            tp = thpn < grow ? thpn : grow;
+            td = thdn - dn + cdn[best];
+        } else {
+            td = thdn < grow ? thdn : grow;
+            tp = thpn - pn + cpn[best];
+        }
+        pn_search(S, &kids[best], kk[best], tp, td, &cpn[best], &cdn[best]);
+    }
+    if (!S->stop) pn_store(S, p, k, pn, dn, ilog2(S->nodes - nodes0 + 1));
+    *pn_out = pn;
+    *dn_out = dn;
+}
+
+int gt_prove(GTSolver *S, const GTPos *p, int k)
+{
+    S->stop = 0;
+    uint32_t pn, dn;
+    pn_peek(S, p, k, &pn, &dn);
+    while (pn != 0 && dn != 0 && !S->stop)
+        pn_search(S, p, k, PN_INF - 1, PN_INF - 1, &pn, &dn);
+    return S->stop ? -1 : pn == 0;
 }

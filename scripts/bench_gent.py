@@ -66,6 +66,10 @@ def main():
                     help="with --budget: the smallest budget tried (default 2^20, as in a run)")
     ap.add_argument("--levels", type=int, default=None,
                     help=f"with --budget: levels a try is split (default {SPLIT_LEVELS}, as in a run)")
+    ap.add_argument("--search", choices=("pn+ab", "pn", "ab"), default="pn+ab",
+                    help="with --question: the searches a question tries in turn, as a run does "
+                         "(default pn+ab: proof-number search, then alpha-beta; in one search "
+                         "without --budget the first answers)")
     ap.add_argument("--budgets", type=int, default=None,
                     help=f"with --budget: a try's budgets of nodes in all (default {SPLIT_TOTAL}, as in a run)")
     args = ap.parse_args()
@@ -116,14 +120,20 @@ def question(args):
     k = int(k)
     engine = Engine(board, args.table_mb)
     print(f"# python scripts/bench_gent.py --question {name} {outer} {start} {k} --table-mb {args.table_mb}"
+          f" --search {args.search}"
           + (f" --budget {args.budget:.0f} --first {args.first:.0f} --levels {args.levels} --budgets {args.budgets}"
              if args.budget is not None else "")
           + f"   (commit {commit()})")
     t = time.perf_counter()
+    searches = tuple(args.search.split("+"))
     if args.budget is None:
-        answer, abandoned = engine.core.search(p.key(), k, k + 1) > k, 0
+        if searches[0] == "pn":
+            answer = engine.core.prove(p.key(), k)
+        else:
+            answer = engine.core.search(p.key(), k, k + 1) > k
+        abandoned = 0
     else:
-        prover, records = listing_prover(engine)
+        prover, records = listing_prover(engine, searches)
         budget = int(args.budget)
         answer = prover.ask_rising(p, k, budget, args.levels, budgets=args.budgets, first=int(args.first))
         abandoned = sum(r["nodes"] for r in records if r.get("abandoned"))

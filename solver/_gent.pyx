@@ -15,6 +15,7 @@ cdef extern from "gent.h":
         uint64_t nodes, tt_hits, tt_stores
         int stop
         int etc_min_live
+        int pn_ab_live
         int (*poll)(void *ctx) noexcept
         void *poll_ctx
     GTSolver *gt_new(int nv, int ne, int nf, int outer, const int *eu, const int *ev,
@@ -25,6 +26,7 @@ cdef extern from "gent.h":
     int gt_upper_bound(const GTSolver *S, const GTPos *p)
     int gt_search(GTSolver *S, const GTPos *p, int alpha, int beta) nogil
     int gt_solve_between(GTSolver *S, const GTPos *p, int lo, int hi) nogil
+    int gt_prove(GTSolver *S, const GTPos *p, int k) nogil
 
 
 include "_poll.pxi"
@@ -87,6 +89,24 @@ cdef class Core:
             v = gt_search(self.S, &p, alpha, beta)
         self._raise_pending()
         return v
+
+    def prove(self, key, int k):
+        """Whether the Tailor earns more than k from `key`, by proof-number search (the
+        alpha-beta search below pn_ab_live live edges)."""
+        cdef GTPos p = self._pos(key)
+        cdef int v
+        with nogil:
+            v = gt_prove(self.S, &p, k)
+        self._raise_pending()
+        return v == 1
+
+    @property
+    def pn_ab_live(self):
+        return self.S.pn_ab_live
+
+    @pn_ab_live.setter
+    def pn_ab_live(self, int value):
+        self.S.pn_ab_live = value
 
     def upper_bound(self, key):
         cdef GTPos p = self._pos(key)

@@ -449,22 +449,75 @@ def test_resumed_board_run_keeps_its_node_budget(tmp_path):
         r["nodes"] for r in run.run.journal.read() if "nodes" in r and not r.get("abandoned"))
 
 
+@pytest.mark.parametrize("graph,outer", [("pyramid", 0), ("wheel5", 0), ("bipyramid", 0), ("cube", "1-2-3-4"),
+                                         ("prism", "1-2-5-4")])
+def test_proof_number_search_answers_like_the_alpha_beta_search(graph, outer):
+    """Every start, thresholds around its value, with the alpha-beta search below 0 (pure
+    proof-number search), 3 and 100 live edges (alpha-beta below the root). The alpha-beta
+    search is checked against the plain minimax elsewhere."""
+    b = (Board.load(graph, outer) if isinstance(outer, str)
+         else Board(load_graph(str(DATA / "gent" / f"{graph}.json")), outer))
+    plain = Engine(b, 16)
+    for v in range(len(b.graph.labels)):
+        p = Position.started(b, v)
+        value = plain.future(p)
+        for k in range(max(0, value - 3), value + 3):
+            for ab_live in (0, 3, 100):
+                engine = Engine(b, 4)
+                engine.core.pn_ab_live = ab_live
+                assert engine.core.prove(p.key(), k) == (value > k), (graph, v, k, ab_live)
+
+
+def test_proof_number_search_on_the_17_vertex_boards():
+    """Positions 14 plies into fixed-seed games (the benchmark's), thresholds at the value."""
+    import sys
+    sys.path.insert(0, str(DATA.parent.parent / "scripts"))
+    from bench_gent import positions
+    for name, outer in [("ghent17", "1-4-11-5"), ("schneider17", "8-16-10-9")]:
+        board = Board.load(name, outer)
+        for p, _ in positions(board, 14, 2, seed=5):
+            value = Engine(board, 16).future(p)
+            for k in (value - 1, value):
+                for ab_live in (0, 12):
+                    engine = Engine(board, 16)
+                    engine.core.pn_ab_live = ab_live
+                    assert engine.core.prove(p.key(), k) == (value > k)
+
+
 class OverBudgetEvery:
-    """A core whose searches go over budget every `period`-th time (small boards never reach
+    """A core whose questions go over budget every `period`-th time (small boards never reach
     a real budget: the C search reports its nodes only every 2^20)."""
 
-    def __init__(self, core, period=2):
-        self.core, self.period, self.progress, self.calls = core, period, None, 0
+    def __init__(self, core, period=2, proofs=True):
+        """proofs=False: every proof-number search goes over budget, so that the alpha-beta
+        search answers (with its fail-soft bounds)."""
+        self.core, self.period, self.progress, self.calls, self.over = core, period, None, 0, False
+        self.proofs = proofs
 
     def __getattr__(self, name):
         return getattr(self.core, name)
 
+    def prove(self, *args):  # a question's first search: both of its searches go over budget
+        if not self.proofs:
+            self.over = True
+            return self._search(self.core.prove, args)
+        self._count()
+        return self._search(self.core.prove, args)
+
     def search(self, *args):
+        if not self.proofs:
+            self._count()
+        return self._search(self.core.search, args)
+
+    def _count(self):
         self.calls += 1
-        if self.calls % self.period == 1 or self.period == 1:
-            self.core.search(*args)
+        self.over = self.calls % self.period == 1 or self.period == 1
+
+    def _search(self, method, args):
+        if self.over:
+            method(*args)
             self.progress(self.core.nodes + (1 << 40))  # raises: over any budget
-        return self.core.search(*args)
+        return method(*args)
 
 
 def test_board_run_journals_its_commit_and_abandoned_work(tmp_path):
@@ -486,11 +539,11 @@ def test_board_run_journals_its_commit_and_abandoned_work(tmp_path):
     assert again.commits == {commit()}
 
 
-def journaling_prover(board, period):
-    """A Prover whose core goes over budget every `period`-th search, and the list it journals to."""
+def journaling_prover(board, period, proofs=True):
+    """A Prover whose core goes over budget every `period`-th question, and the list it journals to."""
     from solver.gent.proof import listing_prover
     engine = Engine(board, 4)
-    engine.core = OverBudgetEvery(engine.core, period)
+    engine.core = OverBudgetEvery(engine.core, period, proofs)
     return listing_prover(engine)
 
 
@@ -530,7 +583,7 @@ def test_derived_bounds_take_the_childrens_bounds_not_just_the_threshold():
     for v in range(len(b.graph.labels)):
         p = Position.started(b, v)
         p = p.play(rng.choice(p.legal_moves()))
-        prover, records = journaling_prover(b, 2)
+        prover, records = journaling_prover(b, 2, proofs=False)  # fail-soft answers
         truth = plain.future(p)
         for k in range(max(0, truth - 2), truth + 2):
             prover.ask(p, k, 1, 3)
@@ -557,6 +610,11 @@ class CostlyCore:
         self.progress(self.core.nodes)
         return self.core.search(*args)
 
+    def prove(self, *args):
+        self.core.nodes += self.cost
+        self.progress(self.core.nodes)
+        return self.core.prove(*args)
+
 
 def test_a_rising_budget_tries_small_budgets_first_and_stays_right():
     from solver.gent.proof import listing_prover
@@ -570,10 +628,12 @@ def test_a_rising_budget_tries_small_budgets_first_and_stays_right():
             engine.core = CostlyCore(engine.core, 1000)
             prover, records = listing_prover(engine)
             # budgets 1, 4, ..., 256 are abandoned (and split, which the costly core abandons
-            # too), 1024 decides
+            # too), 1024 decides: each try's proof-number search is abandoned, and the
+            # alpha-beta search too where the try's total of 8 budgets leaves room (256)
             assert prover.ask_rising(p, k, 4 ** 5, 3, first=1) == (truth > k)
             root = [r for r in records if tuple(r["key"]) == p.key()]
-            assert sum(r.get("abandoned", False) for r in root) == 5
+            assert [r["search"] for r in root if r.get("abandoned")] == ["pn"] * 5 + ["ab"]
+            assert not root[-1].get("abandoned") and root[-1]["search"] == "pn"
             # each try keeps to its total: with one budget in all, the root's abandoned
             # search uses it up and no child is searched
             engine.core = CostlyCore(Engine(b, 4).core, 1000)
@@ -749,11 +809,16 @@ def test_bench_question_in_one_search_and_split_agree():
         return subprocess.run([sys.executable, str(script), "--question", *args, "--table-mb", "16"],
                               capture_output=True, text=True)
 
-    # 1.8 M nodes in one search; a budget of 10^6 abandons the first search and splits it
-    whole, split = bench("ghent17", "1-4-11-5", "13", "34"), bench("ghent17", "1-4-11-5", "13", "34", "--budget", "1e6")
+    # 1.8 M nodes in one alpha-beta search; a budget of 10^6 abandons the first search and
+    # splits it. The proof-number search (as runs ask first) needs a few hundred nodes.
+    question = ("ghent17", "1-4-11-5", "13", "34")
+    whole, split = bench(*question, "--search", "ab"), bench(*question, "--budget", "1e6", "--search", "ab")
     assert whole.returncode == split.returncode == 0, whole.stderr + split.stderr
     assert "start 13 > 34: True" in whole.stdout and "(abandoned searches 0)" in whole.stdout
     assert "start 13 > 34: True" in split.stdout and "(abandoned searches 0)" not in split.stdout
+    proved = bench(*question)
+    assert "start 13 > 34: True" in proved.stdout and "(abandoned searches 0)" in proved.stdout
+    assert int(proved.stdout.split("nodes ")[1].split()[0].replace(",", "")) < 100_000
     bad = bench("ghent17", "1-4-11-5", "99", "30")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "no vertex '99'" in bad.stderr
     alone = subprocess.run([sys.executable, str(script), "--budget", "1e6"], capture_output=True, text=True)

@@ -20,6 +20,7 @@ from .position import TAILOR
 # and how many of a try's budgets of nodes its searches and splits may spend in all.
 FIRST_BUDGET = 1 << 20
 SPLIT_TOTAL = 8
+SEARCHES = ("pn", "ab")
 
 
 class OverBudget(Exception):
@@ -29,9 +30,11 @@ class OverBudget(Exception):
 class Prover:
     """Answers null-window questions on future scores, remembering bounds per position key."""
 
-    def __init__(self, engine, record, share=None):
+    def __init__(self, engine, record, share=None, searches=SEARCHES):
         """`share`: another Prover whose bounds and splits this one uses too (a worker thread
-        of the same run, with its own core and table)."""
+        of the same run, with its own core and table). `searches`: the searches a question
+        tries in turn, each with the whole budget ("pn" proof-number, "ab" alpha-beta)."""
+        self.searches = searches
         self.core = engine.core
         self.record = record  # record(dict) journals an answer; learn() must see it too
         self.known = {} if share is None else share.known  # position key -> [lo, hi] on the score still to come
@@ -90,6 +93,20 @@ class Prover:
             answer = self._combine(position, k, budget, levels, display, search=False)
             if answer is not None:
                 return answer
+        # Proof-number search first: where the Tailor has a narrow way above k it finds it
+        # with a tiny fraction of the alpha-beta search's nodes; a "no" is mostly cheaper by
+        # alpha-beta, which gets the same budget when the first one runs out.
+        for method in self.searches:
+            answer = self._search(key, k, budget, display, method, lo, hi)
+            if answer is not None:
+                return answer
+        if levels == 0:
+            return None
+        return self._combine(position, k, budget, levels - 1, display)
+
+    def _search(self, key, k, budget, display, method, lo, hi):
+        """One search of the question within `budget` nodes, journaled: True, False or None
+        (over budget)."""
         core = self.core
         if self._limit is not None and core.nodes >= self._limit:
             return None
@@ -103,7 +120,10 @@ class Prover:
 
         core.progress = watch
         try:
-            r = core.search(key, k, k + 1)
+            if method == "pn":
+                r = k + 1 if core.prove(key, k) else k
+            else:
+                r = core.search(key, k, k + 1)
         except OverBudget:
             r = None
         finally:
@@ -111,13 +131,11 @@ class Prover:
         seconds = round(time.perf_counter() - t0, 3)
         if r is None:
             self.record({"key": list(key), "k": k, "abandoned": True, "nodes": core.nodes - n0,
-                         "seconds": seconds})
-            if levels == 0:
-                return None
-            return self._combine(position, k, budget, levels - 1, display)
+                         "seconds": seconds, "search": method})
+            return None
         lo, hi = (lo, r) if r <= k else (r, hi)
         self.record({"key": list(key), "k": k, "lo": lo, "hi": hi, "nodes": core.nodes - n0,
-                     "seconds": seconds})
+                     "seconds": seconds, "search": method})
         return r > k
 
     def _combine(self, position, k, budget, levels, display, search=True):
@@ -179,7 +197,7 @@ class Prover:
                      "nodes": 0, "seconds": 0})
 
 
-def listing_prover(engine):
+def listing_prover(engine, searches=SEARCHES):
     """(prover, records): a Prover that journals its answers to the list `records` and learns
     from them as a run learns from its journal (for benchmarks and tests)."""
     records = []
@@ -189,5 +207,5 @@ def listing_prover(engine):
         if "lo" in r:
             prover.learn(tuple(r["key"]), r["lo"], r["hi"])
 
-    prover = Prover(engine, record)
+    prover = Prover(engine, record, searches=searches)
     return prover, records
