@@ -628,17 +628,18 @@ def test_a_rising_budget_tries_small_budgets_first_and_stays_right():
             engine.core = CostlyCore(engine.core, 1000)
             prover, records = listing_prover(engine)
             # budgets 1, 4, ..., 256 are abandoned (and split, which the costly core abandons
-            # too), 1024 decides: each try's proof-number search is abandoned, and the
-            # alpha-beta search too where the try's total of 8 budgets leaves room (256)
+            # too), 1024 decides: each try's proof-number search (with a quarter of the
+            # budget) is abandoned, the alpha-beta search too where the try's total of 8
+            # budgets leaves room for it (256), and with 1024 the alpha-beta search answers
             assert prover.ask_rising(p, k, 4 ** 5, 3, first=1) == (truth > k)
             root = [r for r in records if tuple(r["key"]) == p.key()]
-            assert [r["search"] for r in root if r.get("abandoned")] == ["pn"] * 5 + ["ab"]
-            assert not root[-1].get("abandoned") and root[-1]["search"] == "pn"
-            # each try keeps to its total: with one budget in all, the root's abandoned
-            # search uses it up and no child is searched
+            assert [r["search"] for r in root if r.get("abandoned")] == ["pn"] * 5 + ["ab", "pn"]
+            assert not root[-1].get("abandoned") and root[-1]["search"] == "ab"
+            # each try keeps to its total: with two budgets in all, the root's abandoned
+            # searches use them up and no child is searched
             engine.core = CostlyCore(Engine(b, 4).core, 1000)
             prover, records = listing_prover(engine)
-            assert prover.ask_rising(p, k, 4 ** 5, 3, budgets=1, first=1) == (truth > k)
+            assert prover.ask_rising(p, k, 4 ** 5, 3, budgets=2, first=1) == (truth > k)
             assert all(tuple(r["key"]) == p.key() for r in records if r.get("abandoned"))
             # with every try over budget the answer is None, never a guess
             engine.core = CostlyCore(Engine(b, 4).core, 1 << 30)

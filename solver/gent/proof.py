@@ -21,6 +21,7 @@ from .position import TAILOR
 FIRST_BUDGET = 1 << 20
 SPLIT_TOTAL = 8
 SEARCHES = ("pn", "ab")
+PN_SHARE = 4  # the proof-number search gets 1/PN_SHARE of a try's budget before alpha-beta
 
 
 class OverBudget(Exception):
@@ -94,10 +95,12 @@ class Prover:
             if answer is not None:
                 return answer
         # Proof-number search first: where the Tailor has a narrow way above k it finds it
-        # with a tiny fraction of the alpha-beta search's nodes; a "no" is mostly cheaper by
-        # alpha-beta, which gets the same budget when the first one runs out.
+        # with a tiny fraction of the alpha-beta search's nodes. A "no" it mostly does not
+        # find at all, so it gets a quarter of the budget (a question it needs more for gets
+        # it in a later, fourfold try) and alpha-beta the whole budget after it.
         for method in self.searches:
-            answer = self._search(key, k, budget, display, method, lo, hi)
+            share = budget // PN_SHARE if method == "pn" and len(self.searches) > 1 else budget
+            answer = self._search(key, k, share, display, method, lo, hi)
             if answer is not None:
                 return answer
         if levels == 0:
