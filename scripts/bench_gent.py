@@ -2,7 +2,7 @@
 17-vertex boards, with nodes and wall time, so each search idea's effect is a measured ratio.
 
     python scripts/bench_gent.py [--plies N] [--count N] [--table-mb MB]
-    python scripts/bench_gent.py --question ghent17 1-4-11-5 1 46 [--budget N [--first N] [--levels N] [--budgets N]]
+    python scripts/bench_gent.py --question ghent17 1-4-11-5 1 46 [--search pn+ab|pn|ab] [--budget N [--first N] [--levels N] [--budgets N]]
 
 Positions come from a fixed-seed playout in which the Tailor captures when he can, so they are
 reproducible and typical of real play. `--question BOARD OUTER START K` instead asks one run
@@ -10,7 +10,9 @@ question ("from START, does the Tailor score more than K?") in one search, or wi
 as a run asks it in a round of budget N: with budgets rising fourfold from 2^20 (`--first`) up
 to N, each try split into its children when a search passes its budget (3 levels, 8 budgets in
 all; `--levels`, `--budgets`); `--first N` asks with the round's budget alone, as runs did
-before session 13.
+before session 13. `--search` picks the searches a question tries (since session 15 runs ask
+the proof-number search first, then alpha-beta; `--search ab` asks as runs did before, though
+with half the table: the proof-number table takes the other half).
 """
 
 import argparse
