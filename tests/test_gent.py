@@ -252,6 +252,23 @@ def test_board_run_resumes_and_refuses_other_boards(tmp_path):
         BoardRun(Engine(Board(b.graph, 1), 4), run_dir=tmp_path / "run", resume=True)
 
 
+def test_climb_raises_lower_bounds_by_proof_number_search_first(tmp_path):
+    graph = str(DATA / "gent" / "wheel5.json")
+    b = Board(load_graph(graph), 0)
+    board_run = BoardRun(Engine(b, 4), run_dir=tmp_path / "run")
+    result = board_run.solve(first_budget=1, climb=1 << 20)
+    assert result["start_values"] == {b.graph.vertex_name(v): x for v, x in enumerate(reference.start_values(b))}
+    records = [r for r in board_run.run.journal.read() if "nodes" in r]
+    searches = [r["search"] for r in records if "search" in r]
+    # every class climbs to its value with "yes" answers and stops at its first "no": on a
+    # board this small the proof-number search answers everything
+    assert searches and set(searches) == {"pn"}
+    r = run("solve", "--graph", graph, "--outer", "f1", "--climb", "0")
+    assert r.returncode == 2 and "--climb" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    r = run("solve", "--graph", graph, "--outer", "f1", "--climb", "1e6", "--run", str(tmp_path / "r2"), "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["start_values"] == result["start_values"]
+
+
 def test_board_run_in_use_by_another_process_is_refused(tmp_path):
     graph = str(DATA / "gent" / "wheel5.json")
     b = Board(load_graph(graph), 0)

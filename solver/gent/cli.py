@@ -75,6 +75,10 @@ def add_parser(games):
     s.add_argument("--workers", type=positive_int_arg, default=1,
                    help="threads that probe different start vertices at once (default 1); "
                         "--table-mb is shared out among them, one table each")
+    s.add_argument("--climb", metavar="N", type=float, default=None,
+                   help="first raise every start's lower bound one point at a time by proof-number "
+                        "searches of at most N nodes each (e.g. 4e6; cheap where the Tailor has a "
+                        "narrow way up), then probe as usual")
     s.add_argument("--ask-above", metavar="K", type=int, default=None,
                    help="ask every start first whether its value is above K (a cheap way to upper "
                         "bounds when K is well above the value), then bisect as usual")
@@ -199,6 +203,8 @@ def cmd_solve(args):
     board, position, moves = setup(args)
     if args.resume and not args.run:
         raise UsageError("--resume needs --run DIR")
+    if args.climb is not None and args.climb < 1:
+        raise UsageError("--climb must be at least 1 node")
     just_start = len(moves) == 1 and position.vertex is not None
     if args.workers > 1 and (position.vertex is not None or args.table_mb // args.workers < 1):
         raise UsageError("--workers probes the start vertices of a whole board at once: drop --start "
@@ -228,7 +234,8 @@ def cmd_solve(args):
                                    for _, (u, j) in sorted(run.asking.items()))
                 progress.describe(f"value in [{lo}, {hi}]; {asking}")
             try:
-                result = run.solve(on_probe, ask_above=args.ask_above, value_only=args.value_only)
+                result = run.solve(on_probe, ask_above=args.ask_above, value_only=args.value_only,
+                                   climb=int(args.climb) if args.climb else None)
             except CheckpointError as e:
                 raise UsageError(str(e))
             except KeyboardInterrupt:

@@ -139,7 +139,7 @@ class BoardRun:
                     out[v] = tuple(self.bounds[cls[0]])
         return dict(sorted(out.items()))
 
-    def solve(self, on_probe=None, first_budget=1 << 24, ask_above=None, value_only=False):
+    def solve(self, on_probe=None, first_budget=1 << 24, ask_above=None, value_only=False, climb=None):
         """Probes until every start class is exact (with `value_only`, until the game's value
         is). The game's value comes first: while it is open, a class whose lower bound already
         reaches the game's upper bound is skipped (Mr. Button would not pick it), and the others
@@ -152,14 +152,39 @@ class BoardRun:
         contain K asks "value > K?" first instead of the midpoint: far above the value a "no"
         is cheap, so this gives upper bounds early. `on_probe(start, k)` is told each question.
         Ctrl-C stops between journal records, losing only the search in flight; each round's
-        budget is journaled too, and a resumed run starts at the largest."""
+        budget is journaled too, and a resumed run starts at the largest. With `climb` = N,
+        every start's lower bound is first raised one point at a time by proof-number searches
+        of at most N nodes alone (climb())."""
         if self.run is not None:
             self.run.claim()
         try:
+            if climb:
+                self.climb(climb, on_probe, value_only)
             return self._solve(on_probe, first_budget, ask_above, value_only)
         finally:
             if self.run is not None:
                 self.run.release()
+
+    def climb(self, budget, on_probe=None, value_only=False):
+        """Raises each start class's lower bound by asking "more than its lower bound?" with the
+        proof-number search alone, `budget` nodes each, until a question is not answered "yes"
+        (a "no" makes the class exact). Such a "yes" mostly takes 10^4-10^6 nodes, so every
+        start's lower bound comes close to its value before the costly questions; with
+        `value_only`, no class climbs above the game's upper bound."""
+        climber = Prover(self.engine, self._record, share=self.prover, searches=("pn",))
+        p0 = Position.initial(self.board)
+        try:
+            for cls in sorted(self.classes, key=lambda c: tuple(self.bounds[c[0]])):
+                b, position = self.bounds[cls[0]], p0.play(Start(cls[0]))
+                while b[0] < (min(b[1], self.value_bounds()[1]) if value_only else b[1]):
+                    k = b[0]
+                    self.asking[0] = (cls[0], k)
+                    if on_probe:
+                        on_probe(cls[0], k)
+                    if climber.ask(position, k, budget, 0) is not True:
+                        break
+        finally:
+            self.asking.clear()
 
     def _solve(self, on_probe, first_budget, ask_above, value_only):
         core = self.engine.core
