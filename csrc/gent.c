@@ -251,11 +251,17 @@ static inline uint64_t mix(uint64_t x)
     return x;
 }
 
+/* A hash of the reduced position, and of the threshold k for the proof-number table (0 for the
+ * alpha-beta table, whose entries hold bounds for every k). */
+static inline uint64_t position_hash(const GTPos *p, int k)
+{
+    return mix(p->live * 0x9E3779B97F4A7C15ull ^ mix(p->free ^ (uint64_t)p->v << 58 ^ (uint64_t)k << 50)
+               ^ mix(p->open + ((uint64_t)p->side << 63) + 0x632BE59BD9B4E019ull));
+}
+
 static inline GTEntry *bucket_of(const GTSolver *S, const GTPos *p)
 {
-    uint64_t h = mix(p->live * 0x9E3779B97F4A7C15ull ^ mix(p->free ^ (uint64_t)p->v << 58)
-                     ^ mix(p->open + ((uint64_t)p->side << 63) + 0x632BE59BD9B4E019ull));
-    return &S->table[(h & (S->table_buckets - 1)) * 2];
+    return &S->table[(position_hash(p, 0) & (S->table_buckets - 1)) * 2];
 }
 
 static inline int same(const GTEntry *e, const GTPos *p)
@@ -489,9 +495,7 @@ int gt_solve_between(GTSolver *S, const GTPos *p, int lo, int hi)
 
 static inline GTProofEntry *pn_bucket(const GTSolver *S, const GTPos *p, int k)
 {
-    uint64_t h = mix(p->live * 0x9E3779B97F4A7C15ull ^ mix(p->free ^ (uint64_t)p->v << 58 ^ (uint64_t)k << 50)
-                     ^ mix(p->open + ((uint64_t)p->side << 63) + 0x632BE59BD9B4E019ull));
-    return &S->pn_table[(h & (S->pn_buckets - 1)) * GT_PN_WAYS];
+    return &S->pn_table[(position_hash(p, k) & (S->pn_buckets - 1)) * GT_PN_WAYS];
 }
 
 static inline int pn_same(const GTProofEntry *e, const GTPos *p, int k)

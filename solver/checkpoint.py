@@ -195,6 +195,15 @@ class RunDir:
             os.close(self._claim)  # closing the descriptor drops the lock
             self._claim = None
 
+    @contextlib.contextmanager
+    def claimed(self):
+        """claim() for the length of a with block."""
+        self.claim()
+        try:
+            yield self
+        finally:
+            self.release()
+
     def exists(self):
         return os.path.exists(self.manifest_path)
 
@@ -223,3 +232,8 @@ class RunDir:
 
     def read_result(self):
         return read_checked_json(self.result_path) if os.path.exists(self.result_path) else None
+
+
+def claimed(run):
+    """`run.claimed()`, or nothing to claim when there is no run directory (None)."""
+    return contextlib.nullcontext() if run is None else run.claimed()

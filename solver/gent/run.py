@@ -16,7 +16,7 @@ import threading
 import time
 
 from .. import __version__
-from ..checkpoint import RunDir
+from ..checkpoint import RunDir, claimed
 from ..provenance import commit
 from .engine import Engine
 from .position import Position, Start
@@ -155,15 +155,10 @@ class BoardRun:
         budget is journaled too, and a resumed run starts at the largest. With `climb` = N,
         every start's lower bound is first raised one point at a time by proof-number searches
         of at most N nodes alone (climb())."""
-        if self.run is not None:
-            self.run.claim()
-        try:
+        with claimed(self.run):
             if climb:
                 self.climb(climb, on_probe, value_only)
             return self._solve(on_probe, first_budget, ask_above, value_only)
-        finally:
-            if self.run is not None:
-                self.run.release()
 
     def climb(self, budget, on_probe=None, value_only=False):
         """Raises each start class's lower bound by asking "more than its lower bound?" with the

@@ -31,7 +31,7 @@ import time
 
 from .. import __version__
 from .._sanjego import Core
-from ..checkpoint import CheckpointError, RunDir, read_checked_json, tighten
+from ..checkpoint import CheckpointError, RunDir, claimed, read_checked_json, tighten
 from .board import board_from_spec, board_spec
 from .engine import ordered_moves
 from .notation import format_moves, replay
@@ -461,13 +461,8 @@ class ParallelProof:
 
     def solve(self):
         """Runs to the end; returns the exact value of the position."""
-        if self.run is not None:
-            self.run.claim()
-        try:
+        with claimed(self.run):
             return self._solve()
-        finally:
-            if self.run is not None:
-                self.run.release()
 
     def _solve(self):
         pool = DaskPool(self.scheduler) if self.scheduler else LocalPool(self.workers, self.config)

@@ -151,11 +151,8 @@ class Verification:
     def verify(self):
         """Asks every question not yet answered; returns the verification's result
         (also written to DIR/verify/result.json), or raises VerificationFailed."""
-        self.dir.claim()
-        try:
+        with self.dir.claimed():
             return self._verify()
-        finally:
-            self.dir.release()
 
     def _verify(self):
         todo = self.remaining()
