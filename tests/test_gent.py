@@ -269,6 +269,21 @@ def test_climb_raises_lower_bounds_by_proof_number_search_first(tmp_path):
     assert r.returncode == 0 and json.loads(r.stdout)["start_values"] == result["start_values"]
 
 
+def test_solve_search_and_budget_options(tmp_path):
+    graph = str(DATA / "gent" / "wheel5.json")
+    b = Board(load_graph(graph), 0)
+    want = {b.graph.vertex_name(v): x for v, x in enumerate(reference.start_values(b))}
+    r = run("solve", "--graph", graph, "--outer", "f1", "--search", "ab", "--budget", "1e3",
+            "--run", str(tmp_path / "r"), "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["start_values"] == want
+    records = list(Journal(str(tmp_path / "r" / "journal.log")).read())
+    assert {r["search"] for r in records if "search" in r} == {"ab"}
+    assert [r["round_budget"] for r in records if "round_budget" in r][0] == 1000
+    for bad in (["--budget", "0"], ["--search", "pn+xx"]):
+        r = run("solve", "--graph", graph, "--outer", "f1", *bad)
+        assert r.returncode == 2 and bad[0] in r.stderr and len(r.stderr.strip().splitlines()) <= 2
+
+
 def test_board_run_in_use_by_another_process_is_refused(tmp_path):
     graph = str(DATA / "gent" / "wheel5.json")
     b = Board(load_graph(graph), 0)

@@ -82,6 +82,14 @@ def add_parser(games):
     s.add_argument("--ask-above", metavar="K", type=int, default=None,
                    help="ask every start first whether its value is above K (a cheap way to upper "
                         "bounds when K is well above the value), then bisect as usual")
+    s.add_argument("--budget", metavar="N", type=float, default=None,
+                   help="node budget of a search in the first round (default 2^24, or the largest a "
+                        "resumed run reached); a larger one skips rounds whose searches a hard "
+                        "'no' would only abandon (e.g. 2.7e8)")
+    s.add_argument("--search", choices=("pn+ab", "ab", "pn"), default="pn+ab",
+                   help="the searches each question tries in turn (default pn+ab: proof-number with "
+                        "a quarter of the budget, then alpha-beta; ab alone for questions whose "
+                        "answer is expected to be 'no', where the proof-number search mostly fails)")
     s.set_defaults(handler=cmd_solve)
 
     s = commands.add_parser("line", help="an optimal game from the position to the end")
@@ -205,6 +213,8 @@ def cmd_solve(args):
         raise UsageError("--resume needs --run DIR")
     if args.climb is not None and args.climb < 1:
         raise UsageError("--climb must be at least 1 node")
+    if args.budget is not None and not 1 <= args.budget <= 1e15:
+        raise UsageError("--budget must be a node count from 1 to 1e15")
     just_start = len(moves) == 1 and position.vertex is not None
     if args.workers > 1 and (position.vertex is not None or args.table_mb // args.workers < 1):
         raise UsageError("--workers probes the start vertices of a whole board at once: drop --start "
@@ -224,7 +234,8 @@ def cmd_solve(args):
     else:
         starts = {position.vertex} if just_start else None
         try:
-            run = BoardRun(engine, starts=starts, run_dir=args.run, resume=args.resume, workers=args.workers)
+            run = BoardRun(engine, starts=starts, run_dir=args.run, resume=args.resume, workers=args.workers,
+                           searches=tuple(args.search.split("+")))
         except CheckpointError as e:
             raise UsageError(str(e))
         with Progress(engine, args.quiet, "solving") as progress:
@@ -235,7 +246,8 @@ def cmd_solve(args):
                 progress.describe(f"value in [{lo}, {hi}]; {asking}")
             try:
                 result = run.solve(on_probe, ask_above=args.ask_above, value_only=args.value_only,
-                                   climb=int(args.climb) if args.climb else None)
+                                   climb=int(args.climb) if args.climb else None,
+                                   **({"first_budget": int(args.budget)} if args.budget else {}))
             except CheckpointError as e:
                 raise UsageError(str(e))
             except KeyboardInterrupt:

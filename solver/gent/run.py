@@ -20,7 +20,7 @@ from ..checkpoint import RunDir, claimed
 from ..provenance import commit
 from .engine import Engine
 from .position import Position, Start
-from .proof import Prover
+from .proof import SEARCHES, Prover
 
 # How many levels a question over budget is split in one try; with proof.SPLIT_TOTAL budgets in
 # all per try and tries rising to the round's budget (Prover.ask_rising), a question spends at
@@ -37,11 +37,12 @@ class BoardRun:
     """Bounds on every start class's value, narrowed probe by probe."""
 
     def __init__(self, engine, starts=None, run_dir=None, resume=False, split_levels=SPLIT_LEVELS,
-                 workers=1):
+                 workers=1, searches=SEARCHES):
         """workers: threads that probe different start classes at once, each with its own
-        core and a table of the engine's size (the first uses the engine)."""
+        core and a table of the engine's size (the first uses the engine). searches: what each
+        question tries in turn (Prover)."""
         self.engine = engine
-        self.prover = Prover(engine, self._record)
+        self.prover = Prover(engine, self._record, searches=searches)
         self.split_levels = split_levels
         self.workers = max(1, workers)
         self.asking = {}  # worker -> (start vertex, k) of its question in hand
@@ -191,7 +192,8 @@ class BoardRun:
         budget = first_budget
         while budget < (self.round_budget or self.largest_probe):
             budget *= 4
-        provers = [self.prover] + [Prover(Engine(self.board, self.engine.table_mb), self._record, share=self.prover)
+        provers = [self.prover] + [Prover(Engine(self.board, self.engine.table_mb), self._record,
+                                          share=self.prover, searches=self.prover.searches)
                                    for _ in range(self.workers - 1)]
         try:
             while not (self.value_known() if value_only else self.exact()):
