@@ -425,6 +425,23 @@ def test_results_follow_from_their_runs(path):
         assert now["start_bounds"][v][0] >= lo and now["start_bounds"][v][1] <= hi
 
 
+@pytest.mark.parametrize("path", [p for p in _records() if "optimal_game" in json.loads(p.read_text())],
+                         ids=lambda p: p.name)
+def test_recorded_optimal_games_replay_to_the_value(path):
+    # Also for the 17-vertex boards, whose values are too costly to solve again here: the game
+    # must be legal, end with the recorded value, and start where Mr. Button may start (a start
+    # whose proven bounds allow the value).
+    rec = json.loads(path.read_text())
+    board = Board.load(rec["graph"], rec["outer"])
+    played = replay(Position.initial(board), rec["optimal_game"])
+    final = played[-1][1]
+    assert final.is_over() and final.score == rec["value"]
+    start = rec["optimal_game"].split()[0]
+    assert start.startswith("@")
+    lo, hi = rec["start_bounds"][start[1:]]
+    assert lo <= rec["value"] <= hi
+
+
 @pytest.mark.parametrize("path", [p for p in _records() if json.loads(p.read_text())["exact"]],
                          ids=lambda p: p.name)
 def test_exact_results_solve_again_and_their_games_replay(path):
