@@ -425,6 +425,21 @@ def test_results_follow_from_their_runs(path):
         assert now["start_bounds"][v][0] >= lo and now["start_bounds"][v][1] <= hi
 
 
+def test_results_readme_gives_an_unfinished_face_the_value_of_its_equivalent(tmp_path):
+    from solver.gent.results import write_readme
+    base = {"graph": "g", "start_bounds": {"1": [3, 9]}, "probes": 1, "nodes": 1, "cpu_seconds": 0.0,
+            "commit": "c", "recorded": "r", "cores": 2, "command": "x"}
+    rows = {"g-1-2-3.json": dict(base, outer="1-2-3", value_bounds=[3, 9], equivalent_outer=["4-5-6"]),
+            "g-4-5-6.json": dict(base, outer="4-5-6", value_bounds=[7, 7], equivalent_outer=["1-2-3"]),
+            "g-7-8-9.json": dict(base, outer="7-8-9", value_bounds=[2, 8], equivalent_outer=[])}
+    for name, row in rows.items():
+        (tmp_path / name).write_text(json.dumps(row))
+    write_readme(str(tmp_path))
+    table = {line.split("|")[2].split()[0]: line.split("|")[3].strip()
+             for line in (tmp_path / "README.md").read_text().splitlines() if line.startswith("| g |")}
+    assert table == {"1-2-3": "in [3, 9]; the same game as 4-5-6: 7", "4-5-6": "7", "7-8-9": "in [2, 8]"}
+
+
 @pytest.mark.parametrize("path", [p for p in _records() if "optimal_game" in json.loads(p.read_text())],
                          ids=lambda p: p.name)
 def test_recorded_optimal_games_replay_to_the_value(path):

@@ -135,6 +135,10 @@ def write_readme(out_dir=DEFAULT_DIR):
     for r in rows:
         lo, hi = r["value_bounds"]
         value = (str(lo) + (" (not re-checked)" if r.get("checked") is False else "")) if lo == hi else f"in [{lo}, {hi}]"
+        if lo != hi:  # another run of the same game (an equivalent outer face) may have its value
+            same_game = [o for o in rows if o["graph"] == r["graph"] and o["value_bounds"][0] == o["value_bounds"][1]
+                         and (o["outer"] in r.get("equivalent_outer", []) or r["outer"] in o.get("equivalent_outer", []))]
+            value += "".join(f"; the same game as {o['outer']}: {o['value_bounds'][0]}" for o in same_game)
         starts = " ".join(f"{v}:{a}" if a == b else f"{v}:{a}..{b}" for v, (a, b) in r["start_bounds"].items())
         same = "".join(f" (= {o})" for o in r.get("equivalent_outer", []))
         lines.append(f"| {r['graph']} | {r['outer']}{same} | {value} | {starts} | {r['probes']} | {r['nodes']:,} "
