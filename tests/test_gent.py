@@ -680,6 +680,27 @@ class CostlyCore:
         return self.core.prove(*args)
 
 
+def test_proof_number_search_gets_a_quarter_of_the_budget_up_to_its_cap():
+    from solver.gent.proof import listing_prover
+    b = Board(load_graph(str(DATA / "gent" / "bipyramid.json")), 0)
+    p = Position.started(b, 0)
+    for budget, pn_max, want in ((400, 1000, 100), (4000, 64, 64)):
+        engine = Engine(b, 4)
+        engine.core = CostlyCore(engine.core, 10 ** 6)  # every search is abandoned
+        prover, _ = listing_prover(engine)
+        prover.pn_max = pn_max
+        seen = []
+        search = prover._search
+
+        def spy(key, k, budget, display, method, lo, hi):
+            seen.append((method, budget))
+            return search(key, k, budget, display, method, lo, hi)
+
+        prover._search = spy
+        assert prover.ask(p, 5, budget, 0) is None
+        assert seen == [("pn", want), ("ab", budget)]
+
+
 def test_a_rising_budget_tries_small_budgets_first_and_stays_right():
     from solver.gent.proof import listing_prover
     b = Board(load_graph(str(DATA / "gent" / "bipyramid.json")), 0)
