@@ -88,7 +88,7 @@ def add_parser(games):
                         "'no' would only abandon (e.g. 2.7e8)")
     s.add_argument("--search", choices=("pn+ab", "ab", "pn"), default="pn+ab",
                    help="the searches each question tries in turn (default pn+ab: proof-number with "
-                        "a quarter of the budget, then alpha-beta; ab alone for questions whose "
+                        "a quarter of the budget, at most 2^23 nodes, then alpha-beta; ab alone for questions whose "
                         "answer is expected to be 'no', where the proof-number search mostly fails)")
     s.set_defaults(handler=cmd_solve)
 
