@@ -29,7 +29,7 @@ from solver.gent.engine import Engine  # noqa: E402
 from solver.gent.errors import GraphError  # noqa: E402
 from solver.gent.notation import format_game  # noqa: E402
 from solver.gent.position import Position, Start, TailorMove  # noqa: E402
-from solver.gent.proof import FIRST_BUDGET, SPLIT_TOTAL, listing_prover  # noqa: E402
+from solver.gent.proof import FIRST_BUDGET, SEARCH_CHOICES, SPLIT_TOTAL, listing_prover  # noqa: E402
 from solver.gent.run import SPLIT_LEVELS  # noqa: E402
 
 BOARDS = [("ghent17", "11-17-13-12"), ("schneider17", "8-16-10-9")]
@@ -68,7 +68,7 @@ def main():
                     help="with --budget: the smallest budget tried (default 2^20, as in a run)")
     ap.add_argument("--levels", type=int, default=None,
                     help=f"with --budget: levels a try is split (default {SPLIT_LEVELS}, as in a run)")
-    ap.add_argument("--search", choices=("pn+ab", "pn", "ab"), default="pn+ab",
+    ap.add_argument("--search", choices=SEARCH_CHOICES, default="pn+ab",
                     help="with --question: the searches a question tries in turn, as a run does "
                          "(default pn+ab: proof-number search, then alpha-beta; in one search "
                          "without --budget the first answers)")

@@ -8,6 +8,7 @@ from ..cli import NodeProgress as Progress, UsageError, positive_int_arg, table_
 from .board import BUILTIN, Board, load_graph
 from .notation import format_game, format_move, replay
 from .position import SIDE_NAMES, Position
+from .proof import SEARCH_CHOICES
 
 DEFAULT_TABLE_MB = 1024
 
@@ -86,7 +87,7 @@ def add_parser(games):
                    help="node budget of a search in the first round (default 2^24, or the largest a "
                         "resumed run reached); a larger one skips rounds whose searches a hard "
                         "'no' would only abandon (e.g. 2.7e8)")
-    s.add_argument("--search", choices=("pn+ab", "ab", "pn"), default="pn+ab",
+    s.add_argument("--search", choices=SEARCH_CHOICES, default="pn+ab",
                    help="the searches each question tries in turn (default pn+ab: proof-number with "
                         "a quarter of the budget, at most 2^23 nodes, then alpha-beta; ab alone for questions whose "
                         "answer is expected to be 'no', where the proof-number search mostly fails)")
@@ -247,7 +248,7 @@ def cmd_solve(args):
             try:
                 result = run.solve(on_probe, ask_above=args.ask_above, value_only=args.value_only,
                                    climb=int(args.climb) if args.climb else None,
-                                   **({"first_budget": int(args.budget)} if args.budget else {}))
+                                   first_budget=int(args.budget) if args.budget else None)
             except CheckpointError as e:
                 raise UsageError(str(e))
             except KeyboardInterrupt:

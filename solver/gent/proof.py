@@ -21,6 +21,7 @@ from .position import TAILOR
 FIRST_BUDGET = 1 << 20
 SPLIT_TOTAL = 8
 SEARCHES = ("pn", "ab")
+SEARCH_CHOICES = ("pn+ab", "ab", "pn")  # the command lines' --search: the searches in turn, joined by "+"
 PN_SHARE = 4  # the proof-number search gets 1/PN_SHARE of a try's budget before alpha-beta
 # ... and at most PN_MAX nodes: in the runs' journals up to session 16, 715 proof-number
 # searches answered, none with more than 3.94 M nodes, while 294 were abandoned, 17.8 M nodes

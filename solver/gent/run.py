@@ -26,6 +26,8 @@ from .proof import SEARCHES, Prover
 # all per try and tries rising to the round's budget (Prover.ask_rising), a question spends at
 # most about 10.7 round budgets, so that one hard start does not hold up the others for long.
 SPLIT_LEVELS = 3
+# The node budget of a search in a new run's first round (a resumed run goes on at its largest).
+FIRST_ROUND_BUDGET = 1 << 24
 
 
 def graph_digest(graph):
@@ -140,7 +142,7 @@ class BoardRun:
                     out[v] = tuple(self.bounds[cls[0]])
         return dict(sorted(out.items()))
 
-    def solve(self, on_probe=None, first_budget=1 << 24, ask_above=None, value_only=False, climb=None):
+    def solve(self, on_probe=None, first_budget=None, ask_above=None, value_only=False, climb=None):
         """Probes until every start class is exact (with `value_only`, until the game's value
         is). The game's value comes first: while it is open, a class whose lower bound already
         reaches the game's upper bound is skipped (Mr. Button would not pick it), and the others
@@ -189,7 +191,7 @@ class BoardRun:
         # A resumed run goes on at the budget it had reached (journals from before the budget
         # was journaled: the costliest finished probe's), not from the small first budget:
         # the small rounds would only re-ask, from scratch, what did not fit before.
-        budget = first_budget
+        budget = first_budget or FIRST_ROUND_BUDGET
         while budget < (self.round_budget or self.largest_probe):
             budget *= 4
         provers = [self.prover] + [Prover(Engine(self.board, self.engine.table_mb), self._record,
