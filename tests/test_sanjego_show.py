@@ -251,3 +251,32 @@ def test_plot_bad_input_exits_2_with_one_line(args, stdin, tmp_path):
     assert r.returncode == 2
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
     assert not (tmp_path / "x.svg").exists()
+
+
+def estimate(*args):
+    return subprocess.run([sys.executable, str(REPO / "scripts" / "estimate_by_depth.py"), *args],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_estimate_by_depth_solves_the_static_line_and_fits_it():
+    from solver.sanjego import Board, Position
+    from solver.sanjego.engine import Engine, ordered_moves
+    r = estimate("--boards", "4x4", "--plies", "6", "--table-mb", "16")
+    assert r.returncode == 0, r.stderr
+    rows = [line.split() for line in r.stdout.splitlines() if line.startswith("   4x4")]
+    assert [int(row[1]) for row in rows] == [6, 5, 4, 3, 2, 1, 0]
+    board = Board.parse("4x4")
+    line = [Position.start(board)]
+    for _ in range(6):
+        line.append(line[-1].play(ordered_moves(line[-1])[0]))
+    engine = Engine(board, table_mb=16)
+    for row in rows:
+        assert int(row[3]) == engine.value(line[int(row[1])])  # the value of that ply's position
+    assert "nodes per ply nearer the start" in r.stdout and f"solved: {int(rows[-1][4]):,}" in r.stdout
+
+
+@pytest.mark.parametrize("args", [["--fit", "1"], ["--boards", "banana"], ["--moves", "A1-A9"],
+                                  ["--plies", "0"]])
+def test_estimate_by_depth_bad_input_exits_2_with_one_line(args):
+    r = estimate(*args)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
