@@ -32,6 +32,24 @@ class TimeLimit(Exception):
     pass
 
 
+def timed_value(engine, position, limit):
+    """(the value as "+2", or "limit" after `limit` seconds; the seconds taken)."""
+    t0 = time.perf_counter()
+
+    def check(nodes):
+        if time.perf_counter() - t0 > limit:
+            raise TimeLimit
+
+    engine.set_progress(check)
+    try:
+        value = f"{engine.value(position):+d}"
+    except TimeLimit:
+        value = "limit"
+    finally:
+        engine.set_progress(None)  # breaks the engine <-> callback cycle, so the table can be freed
+    return value, time.perf_counter() - t0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", nargs="+", default=["4x4", "5x4", "6x4"])
@@ -71,23 +89,11 @@ def main():
                 core.free_group_max = free
             if etc is not None:
                 core.etc_min_towers = etc
-        t0 = time.perf_counter()
-
-        def check(nodes):
-            if time.perf_counter() - t0 > args.limit:
-                raise TimeLimit
-
-        engine.set_progress(check)
-        try:
-            value = f"{engine.value(position):+d}"
-        except TimeLimit:
-            value = "limit"
-        seconds = time.perf_counter() - t0
+        value, seconds = timed_value(engine, position, args.limit)
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"{spec:>6} {engine.core.free_group_max:>4} {engine.core.etc_min_towers:>4} {value:>6} {engine.nodes:>14} {seconds:>9.2f} "
               f"{engine.nodes / seconds / 1e6:>9.2f} {peak:>8.0f}", flush=True)
-        engine.set_progress(None)  # breaks the engine <-> callback cycle, so the table is freed now
-        del engine
+        del engine  # frees the table now
 
 
 if __name__ == "__main__":

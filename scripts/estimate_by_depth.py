@@ -19,16 +19,13 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bench import timed_value  # noqa: E402  (this script's folder is on the path)
 from solver.cli import ArgumentParser  # noqa: E402  (usage errors: one line, exit status 2)
 from solver.provenance import commit  # noqa: E402
 from solver.sanjego import Board, Position  # noqa: E402
 from solver.sanjego.engine import Engine, ordered_moves  # noqa: E402
 from solver.sanjego.errors import SanJegoError  # noqa: E402
 from solver.sanjego.notation import PASS, format_moves, replay  # noqa: E402
-
-
-class TimeLimit(Exception):
-    pass
 
 
 def static_line(position, plies):
@@ -86,20 +83,8 @@ def main():
         for ply in range(len(line) - 1, args.shallowest - 1, -1):
             position = line[ply]
             engine = Engine(board, table_mb=args.table_mb)
-            t0 = time.perf_counter()
-
-            def check(nodes):
-                if time.perf_counter() - t0 > args.limit:
-                    raise TimeLimit
-
-            engine.set_progress(check)
-            try:
-                value = f"{engine.value(position):+d}"
-            except TimeLimit:
-                value = "limit"
-            seconds = time.perf_counter() - t0
+            value, seconds = timed_value(engine, position, args.limit)
             nodes = engine.nodes
-            engine.set_progress(None)
             del engine
             print(f"{spec:>6} {ply:>4} {sum(1 for h in position.heights if h):>6} {value:>6} {nodes:>14} "
                   f"{seconds:>9.2f}", flush=True)
