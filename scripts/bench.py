@@ -19,6 +19,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from solver.cli import table_mb_arg  # noqa: E402
 from solver.provenance import commit  # noqa: E402
 from solver.sanjego import Board, Position  # noqa: E402
 from solver.sanjego.engine import Engine  # noqa: E402
@@ -55,7 +56,7 @@ def main():
     ap.add_argument("--boards", nargs="+", default=["4x4", "5x4", "6x4"])
     ap.add_argument("--scaling", action="store_true", help=f"boards {' '.join(SCALING)}")
     ap.add_argument("--measure", choices=["margin", "outcome"], default="margin")
-    ap.add_argument("--table-mb", type=float, default=2048)
+    ap.add_argument("--table-mb", type=table_mb_arg, default=2048)
     ap.add_argument("--limit", type=float, default=600, help="seconds per board before giving up")
     ap.add_argument("--moves", default="", help="solve the position after these moves instead of the start")
     ap.add_argument("--free-groups", type=int, nargs="+", default=[None], metavar="N", choices=range(6),

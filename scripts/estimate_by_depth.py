@@ -20,7 +20,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench import timed_value  # noqa: E402  (this script's folder is on the path)
-from solver.cli import ArgumentParser  # noqa: E402  (usage errors: one line, exit status 2)
+from solver.cli import ArgumentParser, table_mb_arg  # noqa: E402  (usage errors: one line, exit status 2)
 from solver.provenance import commit  # noqa: E402
 from solver.sanjego import Board, Position  # noqa: E402
 from solver.sanjego.engine import Engine, ordered_moves  # noqa: E402
@@ -58,10 +58,10 @@ def main():
     ap.add_argument("--limit", type=float, default=120, help="seconds per position before stopping")
     ap.add_argument("--shallowest", type=int, default=0, help="the shallowest ply solved (default 0: the start)")
     ap.add_argument("--fit", type=int, default=4, help="positions (the shallowest solved) the growth is fitted to")
-    ap.add_argument("--table-mb", type=float, default=2048)
+    ap.add_argument("--table-mb", type=table_mb_arg, default=2048)
     args = ap.parse_args()
-    if args.plies < 1 or args.fit < 2 or args.limit <= 0:
-        ap.error("--plies >= 1, --fit >= 2 and --limit > 0")
+    if args.plies < 1 or args.shallowest < 0 or args.fit < 2 or args.limit <= 0:
+        ap.error("--plies >= 1, --shallowest >= 0, --fit >= 2 and --limit > 0")
     print(f"# python {shlex.join(sys.argv)}")
     print(f"# commit {commit()}, {time.strftime('%Y-%m-%d')}, {platform.machine()} "
           f"{os.cpu_count()} cores, table {args.table_mb:g} MB, limit {args.limit:g} s per position")

@@ -276,7 +276,7 @@ def test_estimate_by_depth_solves_the_static_line_and_fits_it():
 
 
 @pytest.mark.parametrize("args", [["--fit", "1"], ["--boards", "banana"], ["--moves", "A1-A9"],
-                                  ["--plies", "0"]])
+                                  ["--plies", "0"], ["--shallowest", "-1"], ["--table-mb", "-5"]])
 def test_estimate_by_depth_bad_input_exits_2_with_one_line(args):
     r = estimate(*args)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
