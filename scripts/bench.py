@@ -9,7 +9,6 @@ value, nodes, wall time, nodes per second and peak memory.
     python scripts/bench.py --boards 8x4 --moves "b2-c2 e2-d2 a3-b3 b1-c1 d4-d3" --etc 16 22
 """
 
-import argparse
 import os
 import platform
 import resource
@@ -19,7 +18,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from solver.cli import table_mb_arg  # noqa: E402
+from solver.cli import ArgumentParser, table_mb_arg  # noqa: E402
 from solver.provenance import commit  # noqa: E402
 from solver.sanjego import Board, Position  # noqa: E402
 from solver.sanjego.engine import Engine  # noqa: E402
@@ -52,7 +51,7 @@ def timed_value(engine, position, limit):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", nargs="+", default=["4x4", "5x4", "6x4"])
     ap.add_argument("--scaling", action="store_true", help=f"boards {' '.join(SCALING)}")
     ap.add_argument("--measure", choices=["margin", "outcome"], default="margin")
