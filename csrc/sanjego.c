@@ -1034,3 +1034,62 @@ int sj_solve_between(SJSolver *S, const SJPos *p, int lo_known, int hi_known)
     }
     return lo;
 }
+
+static inline int entry_used(const SJEntry *e)
+{
+    return e->check != 0 || e->data != 0;
+}
+
+static inline int entry_work(const SJEntry *e)
+{
+    return (int)(e->data >> 48) & 0xFF;
+}
+
+void sj_table_work_counts(const SJSolver *S, uint64_t *counts)
+{
+    memset(counts, 0, 256 * sizeof *counts);
+    for (uint64_t i = 0; i < S->table_buckets * 4; i++)
+        if (entry_used(&S->table[i])) counts[entry_work(&S->table[i])]++;
+}
+
+uint64_t sj_table_export(const SJSolver *S, int min_work, uint8_t *out, uint64_t max)
+{
+    uint64_t n = 0;
+    for (uint64_t i = 0; i < S->table_buckets * 4; i++) {
+        const SJEntry *e = &S->table[i];
+        if (!entry_used(e) || entry_work(e) < min_work) continue;
+        if (out && n < max) {
+            uint64_t words[3] = {i, e->check, e->data};
+            memcpy(out + 24 * n, words, sizeof words);
+        }
+        n++;
+    }
+    return n;
+}
+
+uint64_t sj_table_import(SJSolver *S, const uint8_t *in, uint64_t n, uint64_t saved_buckets)
+{
+    if (saved_buckets < S->table_buckets || (saved_buckets & (saved_buckets - 1))) return 0;
+    uint64_t placed = 0;
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t words[3];
+        memcpy(words, in + 24 * k, sizeof words);
+        if (words[0] >= saved_buckets * 4) continue;
+        SJEntry *bucket = &S->table[(words[0] / 4 & (S->table_buckets - 1)) * 4];
+        SJEntry incoming = {words[1], words[2]};
+        int victim = 0;
+        for (int i = 0; i < 4; i++) {
+            if (!entry_used(&bucket[i])) { victim = i; break; }
+            if (entry_work(&bucket[i]) < entry_work(&bucket[victim])) victim = i;
+        }
+        if (entry_used(&bucket[victim]) && entry_work(&bucket[victim]) >= entry_work(&incoming)) continue;
+        bucket[victim] = incoming;
+        placed++;
+    }
+    return placed;
+}
+
+void sj_keys(const SJSolver *S, const SJPos *p, uint64_t *key1, uint64_t *key2)
+{
+    canonical(S, p, key1, key2);
+}

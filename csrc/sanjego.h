@@ -126,6 +126,23 @@ SJSolver *sj_new_sharing(const SJSolver *owner);
 void sj_free(SJSolver *S);
 void sj_clear_table(SJSolver *S);
 
+/* Saving the costly part of a table between sessions (no search may run meanwhile).
+ * Entries travel as raw (slot, check, data) triples of 24 bytes, little-endian: keys,
+ * bounds and work exactly as stored, so they only mean something to a solver with the
+ * same keys (board, seed, measure and core). */
+/* counts[w] = used entries of work w, for w in 0..255. */
+void sj_table_work_counts(const SJSolver *S, uint64_t *counts);
+/* Writes up to max entries of work >= min_work to out (room for 24 * max bytes; NULL
+ * writes none); returns how many the table holds. */
+uint64_t sj_table_export(const SJSolver *S, int min_work, uint8_t *out, uint64_t max);
+/* Puts n exported entries back, each into its bucket's empty or least-worked slot when
+ * it has done more work; the table they came from had saved_buckets buckets, a power of
+ * two at least this table's (a slot's bucket modulo the smaller count is then the bucket
+ * its key picks here). Returns how many were placed. */
+uint64_t sj_table_import(SJSolver *S, const uint8_t *in, uint64_t n, uint64_t saved_buckets);
+/* The canonical table keys of a loaded position (as a search of it would use). */
+void sj_keys(const SJSolver *S, const SJPos *p, uint64_t *key1, uint64_t *key2);
+
 /* Loads a full-board position (height 0 = empty; owner 0/1, plus 2 for a head-tower with heads on)
  * and reduces it. */
 void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t *owners, int side);

@@ -27,6 +27,10 @@ cdef extern from "sanjego.h":
     SJSolver *sj_new_sharing(const SJSolver *owner)
     void sj_free(SJSolver *S)
     void sj_clear_table(SJSolver *S)
+    void sj_table_work_counts(const SJSolver *S, uint64_t *counts)
+    uint64_t sj_table_export(const SJSolver *S, int min_work, uint8_t *out, uint64_t max)
+    uint64_t sj_table_import(SJSolver *S, const uint8_t *inp, uint64_t n, uint64_t saved_buckets)
+    void sj_keys(const SJSolver *S, const SJPos *p, uint64_t *key1, uint64_t *key2)
     void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t *owners, int side)
     uint64_t sj_perft(SJSolver *S, const uint8_t *heights, const uint8_t *owners, int side, int depth) nogil
     void sj_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi)
@@ -136,6 +140,46 @@ cdef class Core:
 
     def clear(self):
         sj_clear_table(self.S)
+
+    def key(self, heights, owners, int side):
+        """The position's two canonical table keys (key1, key2), as a search would use them."""
+        cdef SJPos p
+        cdef uint64_t k1, k2
+        self._load(&p, heights, owners, side)
+        sj_keys(self.S, &p, &k1, &k2)
+        return k1, k2
+
+    @property
+    def table_buckets(self):
+        return self.S.table_buckets
+
+    def table_work_counts(self):
+        """The number of used table entries of each work (0..255: log4 of a subtree's nodes)."""
+        cdef uint64_t counts[256]
+        sj_table_work_counts(self.S, counts)
+        return [counts[i] for i in range(256)]
+
+    def table_export(self, int min_work):
+        """The entries of work >= min_work as raw (slot, check, data) triples, 24 bytes each
+        (no search may run meanwhile)."""
+        cdef uint64_t n = sj_table_export(self.S, min_work, NULL, 0)
+        cdef bytearray out = bytearray(24 * n)
+        cdef uint8_t *buf = out
+        if n:
+            n = sj_table_export(self.S, min_work, buf, n)
+        return bytes(out[:24 * n])
+
+    def table_import(self, const uint8_t[::1] entries, uint64_t saved_buckets):
+        """Puts exported entries back (from a table of saved_buckets buckets, at least this
+        one's); returns how many were placed."""
+        if entries.shape[0] % 24:
+            raise ValueError("entries must be 24-byte triples")
+        if saved_buckets < self.S.table_buckets or saved_buckets & (saved_buckets - 1):
+            raise ValueError(f"entries from a table of {saved_buckets} buckets cannot go into one of "
+                             f"{self.S.table_buckets}")
+        if entries.shape[0] == 0:
+            return 0
+        return sj_table_import(self.S, &entries[0], entries.shape[0] // 24, saved_buckets)
 
     @property
     def nodes(self):

@@ -122,6 +122,16 @@ class Progress:
             except (OSError, ValueError):  # the log went away (a closed pipe or file, a full disk): work on
                 self.log = False
 
+    def note(self, text):
+        """One line of news beside the progress (not with --quiet)."""
+        if self.bar is not None:
+            self.bar.write(f"{self.label}: {text}", file=sys.stderr)
+        elif self.log:
+            try:
+                print(f"[{time.strftime('%H:%M:%S')}] {self.label}: {text}", file=sys.stderr, flush=True)
+            except (OSError, ValueError):
+                self.log = False
+
     def describe(self, label):
         self.label = label
         if self.bar is not None:

@@ -35,6 +35,7 @@ from ..checkpoint import CheckpointError, RunDir, claimed, read_checked_json, ti
 from .board import board_from_spec, board_spec
 from .engine import ordered_moves
 from .notation import format_moves, replay
+from . import warm
 
 _core = None
 _core_config = None
@@ -464,10 +465,51 @@ class ParallelProof:
         with claimed(self.run):
             return self._solve()
 
+    def _note(self, text):
+        if self.progress is not None and hasattr(self.progress, "note"):
+            self.progress.note(text)
+
+    def _warm_identity(self, core):
+        return warm.identity(core, self.root.position, board_spec(self.board), self.measure,
+                             self.engine.seed, self.engine.heads)
+
+    def _load_warm(self, core):
+        """Starts the table with the warm table the last session left, if there is one."""
+        path = os.path.join(self.run.path, warm.FILE_NAME)
+        if not os.path.exists(path):
+            return
+        t0 = time.perf_counter()
+        try:
+            placed = warm.load(path, core, self._warm_identity(core))
+        except warm.WarmTableError as e:
+            self._note(f"warm table not used, starting with an empty table: {e}")
+            return
+        self._note(f"warm table: {placed:,} entries from the last session "
+                   f"({time.perf_counter() - t0:.1f} s)")
+
+    def _save_warm(self, core, solved):
+        """Leaves the table's costliest entries for the next session (none once solved)."""
+        path = os.path.join(self.run.path, warm.FILE_NAME)
+        if solved:
+            warm.remove(path)
+            return
+        t0 = time.perf_counter()
+        try:
+            entries, work = warm.save(path, core, self._warm_identity(core))
+        except OSError as e:
+            self._note(f"warm table not saved: {e}")
+            return
+        self._note(f"warm table: {entries:,} entries of at least {4 ** work:,} nodes saved "
+                   f"for the next session ({time.perf_counter() - t0:.1f} s)")
+
     def _solve(self):
         pool = DaskPool(self.scheduler) if self.scheduler else LocalPool(self.workers, self.config)
         if self.scheduler:
             self.workers = pool.workers
+        # A local pool's one table can be kept between the sessions of a checkpointed run.
+        warm_core = pool.owner if self.run is not None and isinstance(pool, LocalPool) else None
+        if warm_core is not None:
+            self._load_warm(warm_core)
         inflight = {}
         med, step, raised, lowered, k = 0, 1, False, False, None
         t0 = time.perf_counter()
@@ -529,6 +571,9 @@ class ParallelProof:
             self.seconds = time.perf_counter() - t0
             if self.run is not None:
                 self.run.journal.append({"session_wall": round(self.seconds, 3)})
+            if warm_core is not None:
+                lo, hi = self.intervals()[self.root.key]
+                self._save_warm(warm_core, solved=lo == hi)
         value = self.intervals()[self.root.key][0]
         if self.run is not None:
             self.export(os.path.join(self.run.path, "frontier.sjt"))

@@ -1,0 +1,194 @@
+"""The warm table: a run's costliest table entries kept from one session to the next."""
+
+import pytest
+
+from solver._sanjego import Core
+from solver.sanjego import Board, Position
+from solver.sanjego import warm
+from solver.sanjego.engine import Engine
+from solver.sanjego.parallel import ParallelProof
+
+
+def core_for(board, table_mb, seed=None):
+    kwargs = dict(board.core_geometry())
+    if seed is not None:
+        kwargs["seed"] = seed
+    return Core(measure="margin", table_bytes=table_mb << 20, **kwargs)
+
+
+def solve(core, p):
+    n0 = core.nodes
+    return core.solve(p.heights, p.core_owners, p.side), core.nodes - n0
+
+
+def test_exported_entries_answer_a_fresh_table_of_the_same_or_a_smaller_size():
+    board = Board.parse("5x4")
+    start = Position.start(board)
+    full = core_for(board, 16)
+    value, cold = solve(full, start)
+    counts = full.table_work_counts()
+    entries = full.table_export(4)
+    assert len(entries) == 24 * sum(counts[4:]) > 0
+    for mb in (16, 4):
+        fresh = core_for(board, mb)
+        assert fresh.table_import(entries, full.table_buckets) > 0
+        again, nodes = solve(fresh, start)
+        assert again == value and nodes < cold / 100
+    with pytest.raises(ValueError, match="cannot go into"):
+        core_for(board, 64).table_import(entries, full.table_buckets)
+    with pytest.raises(ValueError, match="24-byte"):
+        core_for(board, 16).table_import(entries[:-1], full.table_buckets)
+
+
+def test_a_full_bucket_keeps_the_costliest_entries():
+    board = Board.parse("4x4")
+    core = core_for(board, 1)
+    solve(core, Position.start(board))
+    entries = core.table_export(0)
+    # byte 22 of a (slot, check, data) triple: the work, bits 48-55 of data
+    works = sorted((entries[i + 22] for i in range(0, len(entries), 24)), reverse=True)
+    one_bucket = Core(measure="margin", table_bytes=64, **board.core_geometry())
+    assert one_bucket.table_buckets == 1
+    one_bucket.table_import(entries, core.table_buckets)
+    kept = one_bucket.table_export(0)
+    assert sorted((kept[i + 22] for i in range(0, len(kept), 24)), reverse=True) == works[:4]
+
+
+def test_fingerprint_follows_the_keys():
+    board = Board.parse("4x3")
+    start = Position.start(board)
+    a, b = core_for(board, 1, seed=1), core_for(board, 1, seed=1)
+    assert warm.fingerprint(a, start) == warm.fingerprint(b, start)
+    assert warm.fingerprint(a, start) != warm.fingerprint(core_for(board, 1, seed=2), start)
+
+
+def test_choose_min_work_fits_the_share():
+    counts = [0] * 256
+    counts[4], counts[5], counts[9] = 1000, 100, 10
+    assert warm.choose_min_work(counts, 64 * 2000) == 4
+    assert warm.choose_min_work(counts, 64 * 500) == 5
+    assert warm.choose_min_work(counts, 64 * 50) == 6
+    assert warm.choose_min_work(counts, 64 * 5) == 10
+
+
+def saved(tmp_path, seed=None):
+    board = Board.parse("4x4")
+    start = Position.start(board)
+    core = core_for(board, 1, seed)
+    solve(core, start)
+    path = tmp_path / warm.FILE_NAME
+    ident = warm.identity(core, start, "4x4", "margin", seed, False)
+    n, work = warm.save(path, core, ident)
+    assert n > 0 and work >= warm.MIN_WORK
+    return board, start, path, ident
+
+
+def test_save_and_load(tmp_path):
+    board, start, path, ident = saved(tmp_path)
+    fresh = core_for(board, 1)
+    assert warm.load(path, fresh, ident) > 0
+    assert solve(fresh, start)[0] == Engine(board, table_mb=1).value(start)
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"seed": 7}, "another seed"),
+    ({"board": "4x5"}, "another board"),
+    ({"keys": "0" * 32}, "another keys (another core version"),
+])
+def test_a_file_for_other_options_is_refused(tmp_path, change, message):
+    board, _, path, ident = saved(tmp_path)
+    with pytest.raises(warm.WarmTableError, match=message.replace("(", r"\(")):
+        warm.load(path, core_for(board, 1), dict(ident, **change))
+
+
+def test_a_smaller_saved_table_is_refused(tmp_path):
+    board, _, path, ident = saved(tmp_path)
+    with pytest.raises(warm.WarmTableError, match="smaller table"):
+        warm.load(path, core_for(board, 4), ident)
+
+
+@pytest.mark.parametrize("damage,message", [
+    (lambda d: d[:40] + bytes([d[40] ^ 1]) + d[41:], "checksum"),
+    (lambda d: d[:-30], "checksum"),
+    (lambda d: b"XX" + d[2:], "not a warm table"),
+    (lambda d: b"", "not a warm table"),
+])
+def test_damage_is_refused(tmp_path, damage, message):
+    board, _, path, ident = saved(tmp_path)
+    path.write_bytes(damage(path.read_bytes()))
+    with pytest.raises(warm.WarmTableError, match=message):
+        warm.load(path, core_for(board, 1), ident)
+
+
+class StopAfter:
+    """A progress display that records notes and stops the run after `calls` updates."""
+
+    def __init__(self, calls):
+        self.calls, self.notes = calls, []
+
+    def __call__(self, *args):
+        self.calls -= 1
+        if self.calls < 0:
+            raise KeyboardInterrupt
+
+    def note(self, text):
+        self.notes.append(text)
+
+
+def test_a_stopped_run_leaves_a_warm_table_that_the_next_session_uses(tmp_path):
+    board = Board.parse("5x4")
+    start = Position.start(board)
+    run = tmp_path / "run"
+
+    def session(progress, resume):
+        return ParallelProof(Engine(board, table_mb=1), start, [], 2, run_dir=run, resume=resume, workers=1,
+                             progress=progress, table_mb=16)
+
+    first = StopAfter(20)
+    with pytest.raises(KeyboardInterrupt):
+        session(first, False).solve()
+    assert (run / warm.FILE_NAME).exists() and "saved for the next session" in first.notes[-1]
+    second = StopAfter(10 ** 6)
+    assert session(second, True).solve() == 2
+    assert "from the last session" in second.notes[0]
+    assert not (run / warm.FILE_NAME).exists()  # a solved run needs none
+
+
+def test_a_damaged_warm_table_only_costs_time(tmp_path):
+    board = Board.parse("5x4")
+    start = Position.start(board)
+    run = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        ParallelProof(Engine(board, table_mb=1), start, [], 2, run_dir=run, workers=1, progress=StopAfter(20),
+                      table_mb=16).solve()
+    path = run / warm.FILE_NAME
+    data = path.read_bytes()
+    path.write_bytes(data[:100] + bytes([data[100] ^ 0xFF]) + data[101:])
+    progress = StopAfter(10 ** 6)
+    proof = ParallelProof(Engine(board, table_mb=1), start, [], 2, run_dir=run, resume=True, workers=1,
+                          progress=progress, table_mb=16)
+    assert proof.solve() == 2
+    assert progress.notes[0].startswith("warm table not used, starting with an empty table:")
+    assert "damaged" in progress.notes[0]
+
+
+def bench(*args):
+    import pathlib
+    import subprocess
+    import sys
+    script = pathlib.Path(__file__).resolve().parent.parent / "scripts" / "bench_warm.py"
+    return subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=300)
+
+
+def test_bench_warm_solves_three_ways():
+    r = bench("--board", "4x4", "--every", "2", "--table-mb", "1")
+    assert r.returncode == 0, r.stderr
+    rows = [line.split() for line in r.stdout.splitlines() if not line.startswith("#")][1:]
+    assert [row[0] for row in rows] == ["no", "stop", "stop"] and [row[-5] for row in rows] == ["+1"] * 3
+    assert int(rows[0][-4]) == 1 and int(rows[1][-4]) == int(rows[2][-4]) > 1  # sessions
+
+
+@pytest.mark.parametrize("args", [["--board", "banana"], ["--every", "0"], ["--depth", "x"], ["--table-mb", "-5"]])
+def test_bench_warm_bad_input_exits_2_with_one_line(args):
+    r = bench(*args)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
