@@ -160,14 +160,15 @@ cdef class Core:
         return [counts[i] for i in range(256)]
 
     def table_export(self, int min_work):
-        """The entries of work >= min_work as raw (slot, check, data) triples, 24 bytes each
-        (no search may run meanwhile)."""
+        """The entries of work >= min_work as raw (slot, check, data) triples, 24 bytes each,
+        in a bytearray (no search may run meanwhile)."""
         cdef uint64_t n = sj_table_export(self.S, min_work, NULL, 0)
         cdef bytearray out = bytearray(24 * n)
         cdef uint8_t *buf = out
-        if n:
-            n = sj_table_export(self.S, min_work, buf, n)
-        return bytes(out[:24 * n])
+        cdef uint64_t m = sj_table_export(self.S, min_work, buf, n) if n else 0
+        if m < n:  # fewer now: a search ran meanwhile
+            del out[24 * m:]
+        return out
 
     def table_import(self, const uint8_t[::1] entries, uint64_t saved_buckets):
         """Puts exported entries back (from a table of saved_buckets buckets, at least this

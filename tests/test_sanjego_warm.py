@@ -192,3 +192,29 @@ def test_bench_warm_solves_three_ways():
 def test_bench_warm_bad_input_exits_2_with_one_line(args):
     r = bench(*args)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_status_names_the_warm_table(tmp_path):
+    import json
+    import subprocess
+    import sys
+    board = Board.parse("5x4")
+    run = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        ParallelProof(Engine(board, table_mb=1), Position.start(board), [], 2, run_dir=run, workers=1,
+                      progress=StopAfter(20), table_mb=16).solve()
+
+    def status(*args):
+        return subprocess.run([sys.executable, "-m", "solver", "sanjego", "status", str(run), *args],
+                              capture_output=True, text=True, timeout=120)
+
+    described = warm.describe(run / warm.FILE_NAME)
+    assert described["entries"] > 0 and described["bytes"] == (run / warm.FILE_NAME).stat().st_size
+    r = status()
+    assert r.returncode == 0 and f"warm table for the next session: {described['entries']:,} entries" in r.stdout
+    assert json.loads(status("--json").stdout)["warm_table"] == described
+    (run / warm.FILE_NAME).write_bytes(b"nonsense")
+    r = status()
+    assert r.returncode == 0 and "warm table for the next session: not usable" in r.stdout
+    (run / warm.FILE_NAME).unlink()
+    assert "warm table" not in status().stdout and warm.describe(run / warm.FILE_NAME) is None

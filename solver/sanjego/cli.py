@@ -324,6 +324,7 @@ def cmd_solve(args):
 def cmd_status(args):
     from ..checkpoint import CheckpointError, RunDir
     from ..cli import UsageError
+    from . import warm
     from .parallel import open_run
     from .verify import read_verification
     try:
@@ -338,6 +339,10 @@ def cmd_status(args):
     if heads:
         out["heads"] = [board.name(c) for c in heads]
     out["verified"] = verified
+    try:
+        out["warm_table"] = warm.describe(os.path.join(args.run, warm.FILE_NAME))
+    except warm.WarmTableError as e:
+        out["warm_table"] = {"error": str(e)}
     if args.json:
         print(json.dumps(out))
         return
@@ -369,6 +374,12 @@ def cmd_status(args):
             elif "lead" in u:
                 line += f"; {u['lead']} searched first"
             print(line)
+    w = out["warm_table"]
+    if w and "error" in w:
+        print(f"warm table for the next session: not usable ({w['error']})")
+    elif w:
+        print(f"warm table for the next session: {w['entries']:,} entries of at least {4 ** w['min_work']:,} "
+              f"nodes ({w['bytes'] / 2 ** 20:.1f} MB)")
     for m in out.get("root_moves", []):
         a, b = m["bounds"]
         shown = format_value(a, measure) if a == b else f"[{format_value(a, measure)}, {format_value(b, measure)}]"

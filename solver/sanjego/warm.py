@@ -116,6 +116,29 @@ def read(path):
     return header, entries
 
 
+def describe(path):
+    """{"entries", "min_work", "bytes"} from a warm table's header (its checksum is only
+    checked when it is loaded); None when there is no file; raises WarmTableError when
+    the header cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            start = f.read(len(MAGIC) + 8)
+            if not start.startswith(MAGIC) or len(start) < len(MAGIC) + 8:
+                raise WarmTableError(f"{path} is not a warm table")
+            (length,) = struct.unpack("<Q", start[len(MAGIC):])
+            header = json.loads(f.read(min(length, 1 << 20)))
+            size = os.fstat(f.fileno()).st_size
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise WarmTableError(f"cannot read {path}: {e.strerror}") from None
+    except ValueError:
+        raise WarmTableError(f"{path} is damaged (bad header)") from None
+    if not isinstance(header, dict) or not all(isinstance(header.get(k), int) for k in ("entries", "min_work")):
+        raise WarmTableError(f"{path} is damaged (bad header)")
+    return {"entries": header["entries"], "min_work": header.get("min_work"), "bytes": size}
+
+
 def load(path, core, ident):
     """Puts a warm table's entries into the core's (empty) table; returns how many were
     placed. Raises WarmTableError when the file is damaged or does not fit this core."""
