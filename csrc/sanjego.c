@@ -1089,6 +1089,15 @@ uint64_t sj_table_import(SJSolver *S, const uint8_t *in, uint64_t n, uint64_t sa
     return placed;
 }
 
+#ifndef SJ_CORE_SOURCE
+#define SJ_CORE_SOURCE "unknown"
+#endif
+
+const char *sj_core_source(void)
+{
+    return SJ_CORE_SOURCE;
+}
+
 void sj_keys(const SJSolver *S, const SJPos *p, uint64_t *key1, uint64_t *key2)
 {
     canonical(S, p, key1, key2);

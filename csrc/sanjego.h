@@ -140,6 +140,9 @@ uint64_t sj_table_export(const SJSolver *S, int min_work, uint8_t *out, uint64_t
  * two at least this table's (a slot's bucket modulo the smaller count is then the bucket
  * its key picks here). Returns how many were placed. */
 uint64_t sj_table_import(SJSolver *S, const uint8_t *in, uint64_t n, uint64_t saved_buckets);
+/* A hash of the core's sources (given by setup.py), or "unknown": saved entries are only
+ * used by the core that made them. */
+const char *sj_core_source(void);
 /* The canonical table keys of a loaded position (as a search of it would use). */
 void sj_keys(const SJSolver *S, const SJPos *p, uint64_t *key1, uint64_t *key2);
 

@@ -31,6 +31,7 @@ cdef extern from "sanjego.h":
     uint64_t sj_table_export(const SJSolver *S, int min_work, uint8_t *out, uint64_t max)
     uint64_t sj_table_import(SJSolver *S, const uint8_t *inp, uint64_t n, uint64_t saved_buckets)
     void sj_keys(const SJSolver *S, const SJPos *p, uint64_t *key1, uint64_t *key2)
+    const char *sj_core_source()
     void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t *owners, int side)
     uint64_t sj_perft(SJSolver *S, const uint8_t *heights, const uint8_t *owners, int side, int depth) nogil
     void sj_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi)
@@ -148,6 +149,11 @@ cdef class Core:
         self._load(&p, heights, owners, side)
         sj_keys(self.S, &p, &k1, &k2)
         return k1, k2
+
+    @property
+    def core_source(self):
+        """A hash of the C core's sources, "unknown" when not built by setup.py."""
+        return sj_core_source().decode()
 
     @property
     def table_buckets(self):

@@ -1,5 +1,8 @@
 """The warm table: a run's costliest table entries kept from one session to the next."""
 
+import re
+import shutil
+
 import pytest
 
 from solver._sanjego import Core
@@ -93,11 +96,12 @@ def test_save_and_load(tmp_path):
 @pytest.mark.parametrize("change,message", [
     ({"seed": 7}, "another seed"),
     ({"board": "4x5"}, "another board"),
-    ({"keys": "0" * 32}, "another keys (another core version"),
+    ({"keys": "0" * 32}, "another keys"),
+    ({"core": "0" * 16}, "another core (the core has changed since)"),
 ])
 def test_a_file_for_other_options_is_refused(tmp_path, change, message):
     board, _, path, ident = saved(tmp_path)
-    with pytest.raises(warm.WarmTableError, match=message.replace("(", r"\(")):
+    with pytest.raises(warm.WarmTableError, match=re.escape(message)):
         warm.load(path, core_for(board, 1), dict(ident, **change))
 
 
@@ -118,6 +122,52 @@ def test_damage_is_refused(tmp_path, damage, message):
     path.write_bytes(damage(path.read_bytes()))
     with pytest.raises(warm.WarmTableError, match=message):
         warm.load(path, core_for(board, 1), ident)
+
+
+def rewrite(path, header, entries):
+    """A warm table file of this header and entries, with a valid checksum."""
+    import json
+    import struct
+    import zlib
+    head = json.dumps(header).encode()
+    data = warm.MAGIC + struct.pack("<Q", len(head)) + head + bytes(entries)
+    path.write_bytes(data + struct.pack("<I", zlib.crc32(data)))
+
+
+@pytest.mark.parametrize("header", [[], {"format": 1}, "x", None])
+def test_a_well_sealed_file_with_a_bad_header_is_refused(tmp_path, header):
+    board, _, path, ident = saved(tmp_path)
+    good, entries = warm.read(path)
+    entries = bytes(entries)
+    rewrite(path, good, entries)
+    assert warm.load(path, core_for(board, 1), ident) > 0  # rewrite itself makes a good file
+    if header is None:  # every field present, but not a power of two
+        header = dict(good, buckets=3)
+    for bad, data, message in ((header, entries, "damaged|format"), (dict(good, identity="4x4"), entries, "damaged"),
+                               (good, b"", "wrong length")):
+        rewrite(path, bad, data)
+        with pytest.raises(warm.WarmTableError, match=message):
+            warm.load(path, core_for(board, 1), ident)
+
+
+def test_a_core_without_a_source_hash_uses_no_warm_table(tmp_path):
+    board, _, path, ident = saved(tmp_path)
+    assert ident["core"] != "unknown" and len(ident["core"]) == 16
+    with pytest.raises(warm.WarmTableError, match="not built by setup.py"):
+        warm.load(path, core_for(board, 1), dict(ident, core="unknown"))
+
+
+def test_save_removes_what_a_killed_save_left(tmp_path):
+    board, start, path, ident = saved(tmp_path)
+    leftover = tmp_path / f".{warm.FILE_NAME}.0123456789ab.tmp"
+    leftover.write_bytes(b"half")
+    core = core_for(board, 1)
+    solve(core, start)
+    warm.save(path, core, ident)
+    assert not leftover.exists() and path.exists()
+    leftover.write_bytes(b"half")
+    warm.remove(path)
+    assert not leftover.exists() and not path.exists()
 
 
 class StopAfter:
@@ -148,10 +198,33 @@ def test_a_stopped_run_leaves_a_warm_table_that_the_next_session_uses(tmp_path):
     with pytest.raises(KeyboardInterrupt):
         session(first, False).solve()
     assert (run / warm.FILE_NAME).exists() and "saved for the next session" in first.notes[-1]
+    cold = tmp_path / "cold"
+    shutil.copytree(run, cold)
+    (cold / warm.FILE_NAME).unlink()
     second = StopAfter(10 ** 6)
-    assert session(second, True).solve() == 2
-    assert "from the last session" in second.notes[0]
+    proof = session(second, True)
+    assert proof.solve() == 2
+    placed = int(second.notes[0].split()[2].replace(",", ""))
+    assert second.notes[0].endswith(")") and "from the last session" in second.notes[0] and placed > 0
     assert not (run / warm.FILE_NAME).exists()  # a solved run needs none
+    # The same journal resumed without it (one worker: node counts are exact) searches more.
+    cold_proof = ParallelProof(Engine(board, table_mb=1), start, [], 2, run_dir=cold, resume=True, workers=1,
+                               progress=StopAfter(10 ** 6), table_mb=16)
+    assert cold_proof.solve() == 2
+    assert proof.nodes - proof.nodes_before < cold_proof.nodes - cold_proof.nodes_before
+
+
+def test_a_solved_run_without_a_local_table_removes_an_old_warm_table(tmp_path):
+    board = Board.parse("4x4")
+    run = tmp_path / "run"
+    proof = ParallelProof(Engine(board, table_mb=1), Position.start(board), [], 2, run_dir=run, workers=1,
+                          progress=StopAfter(10 ** 6), table_mb=1)
+    (run / warm.FILE_NAME).write_bytes(b"old")
+    proof._save_warm(None, solved=True)  # as a Dask run ends
+    assert not (run / warm.FILE_NAME).exists()
+    (run / warm.FILE_NAME).write_bytes(b"old")
+    proof._save_warm(None, solved=False)
+    assert (run / warm.FILE_NAME).exists()
 
 
 def test_a_damaged_warm_table_only_costs_time(tmp_path):

@@ -481,22 +481,28 @@ class ParallelProof:
         t0 = time.perf_counter()
         try:
             placed = warm.load(path, core, self._warm_identity(core))
-        except warm.WarmTableError as e:
+        except Exception as e:  # only an accelerator: whatever is wrong with it, start cold
             self._note(f"warm table not used, starting with an empty table: {e}")
             return
         self._note(f"warm table: {placed:,} entries from the last session "
                    f"({time.perf_counter() - t0:.1f} s)")
 
     def _save_warm(self, core, solved):
-        """Leaves the table's costliest entries for the next session (none once solved)."""
+        """Leaves the table's costliest entries for the next session (core None: there is no
+        local table); a solved run needs none. Never raises: it runs as a session ends, often
+        on Ctrl-C or SIGTERM, which must still end the run as such."""
         path = os.path.join(self.run.path, warm.FILE_NAME)
-        if solved:
-            warm.remove(path)
+        if solved or core is None:
+            try:
+                if solved:
+                    warm.remove(path)
+            except Exception as e:
+                self._note(f"warm table of the solved run not removed: {e}")
             return
         t0 = time.perf_counter()
         try:
             entries, work = warm.save(path, core, self._warm_identity(core))
-        except OSError as e:
+        except Exception as e:
             self._note(f"warm table not saved: {e}")
             return
         self._note(f"warm table: {entries:,} entries of at least {4 ** work:,} nodes saved "
@@ -571,7 +577,7 @@ class ParallelProof:
             self.seconds = time.perf_counter() - t0
             if self.run is not None:
                 self.run.journal.append({"session_wall": round(self.seconds, 3)})
-            if warm_core is not None:
+            if self.run is not None:
                 lo, hi = self.intervals()[self.root.key]
                 self._save_warm(warm_core, solved=lo == hi)
         value = self.intervals()[self.root.key][0]

@@ -8,10 +8,11 @@ the table at once). `scripts/bench_warm.py` measures it: 6×4 stopped after ever
 sub-proofs, 54.4 M nodes resumed cold, 44.7 M warm.
 
 The file is only an accelerator: the journal alone decides what is proven. Its entries
-are raw table words, meaningful only to a core with the same keys, so the file names the
-board, measure, seed and heads and holds a fingerprint of the keys the core gives to a
-fixed set of positions; a file that does not match (or is damaged) is not used, with a
-one-line reason, and the session starts cold. Results of a run are re-verified with other
+are raw table words, meaningful only to the core that made them, so the file names the
+board, measure, seed and heads, the hash of the core's sources compiled into it (a
+changed core may store other things under the same keys) and a fingerprint of the keys
+the core gives to a fixed set of positions; a file that does not match (or is damaged)
+is not used, with a one-line reason, and the session starts cold. Results of a run are re-verified with other
 keys by `sanjego verify` in any case.
 
 Layout: MAGIC, 8-byte header length, JSON header, entries (24 bytes each: slot, check,
@@ -61,7 +62,7 @@ def fingerprint(core, position, playouts=8, seed=20261202):
 def identity(core, position, board_spec, measure, seed, heads):
     """What a warm table must have been made with to be used for this core."""
     return {"board": board_spec, "measure": measure, "seed": seed, "heads": bool(heads),
-            "keys": fingerprint(core, position)}
+            "core": core.core_source, "keys": fingerprint(core, position)}
 
 
 def choose_min_work(counts, slots):
@@ -84,6 +85,7 @@ def save(path, core, ident):
                          "entries": len(entries) // ENTRY_BYTES}, sort_keys=True).encode()
     head = MAGIC + struct.pack("<Q", len(header)) + header
     crc = zlib.crc32(entries, zlib.crc32(head))
+    remove_leftovers(path)
     with atomic_file(path) as f:
         f.write(head)
         f.write(entries)
@@ -100,18 +102,25 @@ def read(path):
         raise WarmTableError(f"cannot read {path}: {e.strerror}") from None
     if not data.startswith(MAGIC) or len(data) < len(MAGIC) + 12:
         raise WarmTableError(f"{path} is not a warm table")
-    if struct.unpack("<I", data[-4:])[0] != zlib.crc32(data[:-4]):
+    view = memoryview(data)
+    if struct.unpack("<I", data[-4:])[0] != zlib.crc32(view[:-4]):
         raise WarmTableError(f"{path} is damaged (checksum mismatch)")
     start = len(MAGIC) + 8
     (length,) = struct.unpack("<Q", data[len(MAGIC):start])
     try:
-        header = json.loads(data[start:start + length])
+        header = json.loads(view[start:start + length].tobytes())
     except ValueError:
         raise WarmTableError(f"{path} is damaged (bad header)") from None
+    if not isinstance(header, dict):
+        raise WarmTableError(f"{path} is damaged (bad header)")
     if header.get("format") != FORMAT_VERSION:
         raise WarmTableError(f"{path} has format {header.get('format')!r}, this solver reads {FORMAT_VERSION}")
-    entries = memoryview(data)[start + length:-4]
-    if len(entries) != ENTRY_BYTES * header.get("entries", -1):
+    buckets, count = header.get("buckets"), header.get("entries")
+    if (not isinstance(header.get("identity"), dict) or not isinstance(count, int) or not isinstance(buckets, int)
+            or buckets < 1 or buckets & (buckets - 1)):
+        raise WarmTableError(f"{path} is damaged (bad header)")
+    entries = view[start + length:-4]
+    if len(entries) != ENTRY_BYTES * count:
         raise WarmTableError(f"{path} is damaged (wrong length)")
     return header, entries
 
@@ -145,11 +154,13 @@ def load(path, core, ident):
     header, entries = read(path)
     if sys.byteorder != "little":
         raise WarmTableError("warm tables are little-endian only")
-    if header.get("identity") != ident:
-        theirs = header.get("identity") or {}
-        what = [k for k in ("board", "measure", "seed", "heads", "keys") if theirs.get(k) != ident[k]]
+    if ident["core"] == "unknown":
+        raise WarmTableError("this core was not built by setup.py (no source hash to match)")
+    if header["identity"] != ident:
+        theirs = header["identity"]
+        what = [k for k in ("board", "measure", "seed", "heads", "core", "keys") if theirs.get(k) != ident[k]]
         raise WarmTableError(f"{path} was made with another {', '.join(what) or 'identity'}"
-                             + (" (another core version keys positions differently)" if what == ["keys"] else ""))
+                             + (" (the core has changed since)" if "core" in what else ""))
     buckets = header["buckets"]
     if buckets < core.table_buckets:
         raise WarmTableError(f"{path} comes from a smaller table ({buckets * 64 >> 20} MB) "
@@ -157,8 +168,25 @@ def load(path, core, ident):
     return core.table_import(entries, buckets)
 
 
+def remove_leftovers(path):
+    """Deletes temporary files that a save killed midway left beside `path`."""
+    directory, name = os.path.split(os.path.abspath(path))
+    try:
+        entries = os.listdir(directory)
+    except FileNotFoundError:
+        return
+    for entry in entries:
+        if entry.startswith(f".{name}.") and entry.endswith(".tmp"):
+            try:
+                os.remove(os.path.join(directory, entry))
+            except FileNotFoundError:
+                pass
+
+
 def remove(path):
+    """Deletes the warm table and any leftovers of it."""
     try:
         os.remove(path)
     except FileNotFoundError:
         pass
+    remove_leftovers(path)
