@@ -214,17 +214,28 @@ def test_a_stopped_run_leaves_a_warm_table_that_the_next_session_uses(tmp_path):
     assert proof.nodes - proof.nodes_before < cold_proof.nodes - cold_proof.nodes_before
 
 
-def test_a_solved_run_without_a_local_table_removes_an_old_warm_table(tmp_path):
+def test_finished_work_without_a_local_table_removes_an_old_warm_table(tmp_path):
+    notes = []
+    (tmp_path / warm.FILE_NAME).write_bytes(b"old")
+    warm.end_session(tmp_path, None, None, notes.append, finished=False)  # as a Dask session ends
+    assert (tmp_path / warm.FILE_NAME).exists() and not notes
+    warm.end_session(tmp_path, None, None, notes.append, finished=True)  # as a solved Dask run ends
+    assert not (tmp_path / warm.FILE_NAME).exists() and not notes
+
+
+def test_session_ends_never_raise(tmp_path):
+    notes = []
     board = Board.parse("4x4")
-    run = tmp_path / "run"
-    proof = ParallelProof(Engine(board, table_mb=1), Position.start(board), [], 2, run_dir=run, workers=1,
-                          progress=StopAfter(10 ** 6), table_mb=1)
-    (run / warm.FILE_NAME).write_bytes(b"old")
-    proof._save_warm(None, solved=True)  # as a Dask run ends
-    assert not (run / warm.FILE_NAME).exists()
-    (run / warm.FILE_NAME).write_bytes(b"old")
-    proof._save_warm(None, solved=False)
-    assert (run / warm.FILE_NAME).exists()
+    core = core_for(board, 1)
+
+    def broken():
+        raise MemoryError("no room")
+
+    warm.end_session(tmp_path, core, broken, notes.append, finished=False)
+    assert notes == ["warm table not saved: no room"]
+    (tmp_path / warm.FILE_NAME).write_bytes(b"x")
+    warm.start_session(tmp_path, core, broken, notes.append)
+    assert notes[-1].startswith("warm table not used, starting with an empty table:")
 
 
 def test_a_damaged_warm_table_only_costs_time(tmp_path):
@@ -291,3 +302,21 @@ def test_status_names_the_warm_table(tmp_path):
     assert r.returncode == 0 and "warm table for the next session: not usable" in r.stdout
     (run / warm.FILE_NAME).unlink()
     assert "warm table" not in status().stdout and warm.describe(run / warm.FILE_NAME) is None
+
+
+def test_a_stopped_verification_keeps_its_own_warm_table(tmp_path):
+    from solver.sanjego.parallel import open_run
+    from solver.sanjego.verify import Verification
+    board = Board.parse("5x4")
+    run = tmp_path / "run"
+    ParallelProof(Engine(board, table_mb=1), Position.start(board), [], 2, run_dir=run, workers=1,
+                  table_mb=16).solve()
+    assert not (run / warm.FILE_NAME).exists()
+    first = StopAfter(3)
+    with pytest.raises(KeyboardInterrupt):
+        Verification(open_run(run)[0], run, workers=1, table_mb=16, progress=first).verify()
+    assert (run / "verify" / warm.FILE_NAME).exists() and "saved for the next session" in first.notes[-1]
+    second = StopAfter(10 ** 6)
+    result = Verification(open_run(run)[0], run, workers=1, table_mb=16, progress=second).verify()
+    assert result["ok"] and "from the last session" in second.notes[0]
+    assert not (run / "verify" / warm.FILE_NAME).exists()

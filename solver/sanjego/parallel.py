@@ -469,44 +469,10 @@ class ParallelProof:
         if self.progress is not None and hasattr(self.progress, "note"):
             self.progress.note(text)
 
-    def _warm_identity(self, core):
-        return warm.identity(core, self.root.position, board_spec(self.board), self.measure,
-                             self.engine.seed, self.engine.heads)
-
-    def _load_warm(self, core):
-        """Starts the table with the warm table the last session left, if there is one."""
-        path = os.path.join(self.run.path, warm.FILE_NAME)
-        if not os.path.exists(path):
-            return
-        t0 = time.perf_counter()
-        try:
-            placed = warm.load(path, core, self._warm_identity(core))
-        except Exception as e:  # only an accelerator: whatever is wrong with it, start cold
-            self._note(f"warm table not used, starting with an empty table: {e}")
-            return
-        self._note(f"warm table: {placed:,} entries from the last session "
-                   f"({time.perf_counter() - t0:.1f} s)")
-
-    def _save_warm(self, core, solved):
-        """Leaves the table's costliest entries for the next session (core None: there is no
-        local table); a solved run needs none. Never raises: it runs as a session ends, often
-        on Ctrl-C or SIGTERM, which must still end the run as such."""
-        path = os.path.join(self.run.path, warm.FILE_NAME)
-        if solved or core is None:
-            try:
-                if solved:
-                    warm.remove(path)
-            except Exception as e:
-                self._note(f"warm table of the solved run not removed: {e}")
-            return
-        t0 = time.perf_counter()
-        try:
-            entries, work = warm.save(path, core, self._warm_identity(core))
-        except Exception as e:
-            self._note(f"warm table not saved: {e}")
-            return
-        self._note(f"warm table: {entries:,} entries of at least {4 ** work:,} nodes saved "
-                   f"for the next session ({time.perf_counter() - t0:.1f} s)")
+    def warm_identity(self, core, seed):
+        """What a warm table for this run's position must have been made with (see warm)."""
+        return warm.identity(core, self.root.position, board_spec(self.board), self.measure, seed,
+                             self.engine.heads)
 
     def _solve(self):
         pool = DaskPool(self.scheduler) if self.scheduler else LocalPool(self.workers, self.config)
@@ -515,7 +481,8 @@ class ParallelProof:
         # A local pool's one table can be kept between the sessions of a checkpointed run.
         warm_core = pool.owner if self.run is not None and isinstance(pool, LocalPool) else None
         if warm_core is not None:
-            self._load_warm(warm_core)
+            warm.start_session(self.run.path, warm_core, lambda: self.warm_identity(warm_core, self.engine.seed),
+                               self._note)
         inflight = {}
         med, step, raised, lowered, k = 0, 1, False, False, None
         t0 = time.perf_counter()
@@ -579,7 +546,8 @@ class ParallelProof:
                 self.run.journal.append({"session_wall": round(self.seconds, 3)})
             if self.run is not None:
                 lo, hi = self.intervals()[self.root.key]
-                self._save_warm(warm_core, solved=lo == hi)
+                warm.end_session(self.run.path, warm_core, lambda: self.warm_identity(warm_core, self.engine.seed),
+                                 self._note, finished=lo == hi)
         value = self.intervals()[self.root.key][0]
         if self.run is not None:
             self.export(os.path.join(self.run.path, "frontier.sjt"))

@@ -20,6 +20,7 @@ import os
 import time
 
 from ..checkpoint import CheckpointError, RunDir, read_checked_json
+from . import warm
 from .parallel import PROGRESS_SECONDS, DaskPool, LocalPool
 from .board import board_spec
 from .notation import format_moves
@@ -154,13 +155,25 @@ class Verification:
         with self.dir.claimed():
             return self._verify()
 
+    def _note(self, text):
+        if self.progress is not None and hasattr(self.progress, "note"):
+            self.progress.note(text)
+
     def _verify(self):
         todo = self.remaining()
-        pool = None
+        pool = warm_core = None
+        finished = False
         t0 = time.perf_counter()
+
+        def identify():
+            return self.proof.warm_identity(warm_core, self.seed)
+
         try:
             if todo:
                 pool = DaskPool(self.scheduler) if self.scheduler else LocalPool(self.workers, self.config)
+                if isinstance(pool, LocalPool):  # its own warm table, from its own earlier sessions
+                    warm_core = pool.owner
+                    warm.start_session(self.dir.path, warm_core, identify, self._note)
                 inflight = {}
                 while todo or inflight:
                     while todo and len(inflight) < (pool.workers if self.scheduler else self.workers):
@@ -189,10 +202,12 @@ class Verification:
         else:
             if pool is not None:
                 pool.close()
+            finished = True
         finally:
             self.seconds = time.perf_counter() - t0
             if pool is not None:
                 self.dir.journal.append({"session_wall": round(self.seconds, 3)})
+                warm.end_session(self.dir.path, warm_core, identify, self._note, finished)
         result = {"value": self.value, "seed": self.seed, "symmetry": True, "method": "certificate",
                   "questions": len(self.questions), "nodes": self.nodes,
                   "cpu_seconds": round(self.cpu_seconds, 3),

@@ -25,6 +25,7 @@ import os
 import random
 import struct
 import sys
+import time
 import zlib
 
 from .. import __version__
@@ -190,3 +191,41 @@ def remove(path):
     except FileNotFoundError:
         pass
     remove_leftovers(path)
+
+
+def start_session(directory, core, identify, note):
+    """Puts the warm table of `directory` (if any) into the core's table before a session
+    searches; identify() gives the identity it must have, note(text) says what happened.
+    Never raises: whatever is wrong with the file only means an empty table."""
+    path = os.path.join(directory, FILE_NAME)
+    if not os.path.exists(path):
+        return
+    t0 = time.perf_counter()
+    try:
+        placed = load(path, core, identify())
+    except Exception as e:
+        note(f"warm table not used, starting with an empty table: {e}")
+        return
+    note(f"warm table: {placed:,} entries from the last session ({time.perf_counter() - t0:.1f} s)")
+
+
+def end_session(directory, core, identify, note, finished):
+    """Leaves the core's costliest entries in `directory` for the next session (core None:
+    no local table), or deletes the warm table once the work is finished. Never raises: it
+    runs as a session ends, often on Ctrl-C or SIGTERM, which must still end it as such."""
+    path = os.path.join(directory, FILE_NAME)
+    if finished or core is None:
+        try:
+            if finished:
+                remove(path)
+        except Exception as e:
+            note(f"warm table of the finished work not removed: {e}")
+        return
+    t0 = time.perf_counter()
+    try:
+        entries, work = save(path, core, identify())
+    except Exception as e:
+        note(f"warm table not saved: {e}")
+        return
+    note(f"warm table: {entries:,} entries of at least {4 ** work:,} nodes saved for the next session "
+         f"({time.perf_counter() - t0:.1f} s)")
