@@ -12,6 +12,7 @@ import pytest
 from solver.checkpoint import CheckpointError, Journal, RunDir
 from solver.sanjego import Board, Position
 from solver.sanjego.engine import Engine
+from solver.sanjego.notation import format_moves
 from solver.sanjego.parallel import ParallelProof
 
 
@@ -485,3 +486,39 @@ def test_a_decided_root_stops_the_sub_proofs_still_in_flight(monkeypatch):
     proof = ParallelProof(Engine(board, "margin", table_mb=16), Position.start(board), [], 2, workers=2)
     assert proof.solve() == Engine(board, "margin", table_mb=16).value(Position.start(board))
     assert closed == [True]
+
+
+def _distinct_children(node):
+    return list({c.key: c for c in node.children}.values())
+
+
+def test_the_root_move_with_most_replies_proven_stays_searched_first():
+    board = Board.parse("4x3")
+    proof = ParallelProof(Engine(board, "margin", table_mb=4), Position.start(board), [], 2, workers=1)
+    root, k = proof.root, 1
+    order = proof._search_order(root, proof.deciding_moves(k, proof.intervals()), k, proof.intervals())
+    later = root.children[order[-1]]
+    replies = _distinct_children(later)
+    proof.bounds[replies[0].key] = [k, 12]  # one reply to the last first move proven >= k
+    memo = proof.intervals()
+    order = proof._search_order(root, proof.deciding_moves(k, memo), k, memo)
+    assert root.children[order[0]] is later
+    assert proof.question_progress(k, memo)["lead"] == format_moves(board, [root.moves[order[0]]])
+    assert proof.question_progress(k, memo)["replies_settled"] == 1
+    leaf, _ = proof.undecided_leaves(k, memo)[0]
+    assert leaf in later.children and leaf is not replies[0]
+
+
+@pytest.mark.parametrize("focus", [None, 1, 2])
+def test_focus_sends_every_worker_to_the_lead_once_it_holds_enough_replies(focus):
+    board = Board.parse("4x3")
+    proof = ParallelProof(Engine(board, "margin", table_mb=4), Position.start(board), [], 2, workers=2, focus=focus)
+    root, k = proof.root, 1
+    memo = proof.intervals()
+    lead = root.children[proof._search_order(root, proof.deciding_moves(k, memo), k, memo)[0]]
+    proof.bounds[_distinct_children(lead)[0].key] = [k, 12]  # the lead holds one reply
+    memo = proof.intervals()
+    order = proof.schedule(k, memo, busy=set())
+    assert order[0] in lead.children
+    assert (order[1] in lead.children) == (focus == 1)  # the second worker's pick
+    assert proof.schedule(k, memo, busy={order[0].key})[0] is order[1]

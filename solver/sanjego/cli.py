@@ -73,6 +73,9 @@ def add_parser(games):
                    help="abandon a sub-proof after N nodes (e.g. 2e9) and split its position into its "
                         "children, which become sub-proofs (journaled), so that none has to outlast a "
                         "session (default: no limit)")
+    s.add_argument("--focus", metavar="N", type=_positive_int, default=None,
+                   help="once the first move searched first has N replies proven its way, every worker "
+                        "takes its replies instead of hedging on other first moves (default: always hedge)")
     s.set_defaults(handler=cmd_solve)
     s = commands.add_parser("line", help="an optimal continuation to the end, numbered")
     common(s)
@@ -276,7 +279,7 @@ def solve_parallel(args, engine, position, moves):
         proof = ParallelProof(engine, position, moves, args.depth, run_dir=args.run, resume=args.resume,
                               workers=args.workers, scheduler=args.scheduler, progress=progress,
                               table_mb=args.table_mb, start_heads=start_heads(engine.board, args.heads),
-                              split_nodes=args.split_nodes)
+                              split_nodes=args.split_nodes, focus=args.focus)
         value = proof.solve()
     except (CheckpointError, RuntimeError) as e:
         raise UsageError(str(e)) from None
@@ -286,7 +289,7 @@ def solve_parallel(args, engine, position, moves):
 
 
 def cmd_solve(args):
-    parallel = bool(args.workers or args.run or args.scheduler or args.resume or args.split_nodes)
+    parallel = bool(args.workers or args.run or args.scheduler or args.resume or args.split_nodes or args.focus)
     # In a parallel proof the workers hold the tables; this process only needs bounds.
     engine, position, moves = _setup(args, table_mb=1 if parallel else None)
     t0 = time.perf_counter()

@@ -15,13 +15,21 @@ Leaves that earlier answers made irrelevant (a max node already has a child
 >= k, a min node one < k) are never sent: alpha-beta at the frontier.
 
 Order matters because one answer can make others irrelevant. Within a node,
-moves that already decided other nodes of the frontier for the same question
-(a refutation that works for one first move often works for the next) are
-tried first and moves that failed elsewhere last, each by successes minus
-failures; ties keep the core's static order. With several workers, every second
-free worker takes the depth-first next leaf and the others take leaves that
-are first choices below the root, so that the workers spread over the root's
-moves instead of racing each other for the same reply.
+the child with the most of its own children already settled in the node's
+mover's favour comes first: it is the one the proof is being built on (at the
+root, the first move with the most replies proven), so the search stays on it
+rather than wander off to a move that merely looks good. Then moves that
+already decided other nodes of the frontier for the same question (a
+refutation that works for one first move often works for the next) are tried
+first and moves that failed elsewhere last, each by successes minus failures;
+ties keep the core's static order. With several workers, every second free
+worker takes the depth-first next leaf and the others take leaves that are
+first choices below the root, so that the workers spread over the root's moves
+instead of racing each other for the same reply. With `focus` = N, once the
+root's first choice (the lead) has N of its children settled its way, the
+other root moves count as detours too, so that all workers take the lead's
+leaves: on a big board a reply costs hours, and the hedge on other first moves
+is wasted whenever the lead holds.
 """
 
 import concurrent.futures
@@ -221,11 +229,14 @@ class ParallelProof:
     """One run: frontier, bounds, journal, workers."""
 
     def __init__(self, engine, position, moves, depth, run_dir=None, resume=False, workers=None,
-                 scheduler=None, progress=None, table_mb=None, start_heads=(), split_nodes=None):
+                 scheduler=None, progress=None, table_mb=None, start_heads=(), split_nodes=None,
+                 focus=None):
         """table_mb: the one transposition table that local workers share (default: the
         engine's size); each Dask worker process gets a table of this size. start_heads:
         the heads variant's head cells before the first move (for the manifest).
-        split_nodes: the node budget of one sub-proof (None: no limit), see the module."""
+        split_nodes: the node budget of one sub-proof (None: no limit); focus: how many
+        of the lead's children must be settled its way before every worker takes the
+        lead's leaves (None: never); see the module."""
         self.engine = engine
         self.board = engine.board
         self.measure = engine.measure
@@ -235,6 +246,7 @@ class ParallelProof:
         self.workers = workers or os.cpu_count() or 1
         self.progress = progress
         self.split_nodes = split_nodes
+        self.focus = focus
         self.root, self.leaves, self.tree = build_frontier(position, depth, self.measure)
         self.bounds = {}
         for leaf in self.leaves:
@@ -364,10 +376,28 @@ class ParallelProof:
         return counts
 
     @staticmethod
-    def _search_order(node, deciding):
-        """Indices of the node's children, moves that decided others first (stable)."""
+    def _settled_for_mover(node, child, k, memo):
+        """How many distinct children of `child` are settled in favour of `node`'s mover
+        for ">= k" (at a max node: >= k; at a min node: < k)."""
+        if child.children is None:
+            return 0
+        grand = {c.key for c in child.children}
+        if node.maximise:
+            return sum(memo[g][0] >= k for g in grand)
+        return sum(memo[g][1] < k for g in grand)
+
+    def _search_order(self, node, deciding, k=None, memo=None):
+        """Indices of the node's children: the one with the most children already settled
+        for the node's mover first (with k and memo), then moves that decided others
+        (stable)."""
         side = node.position.side
-        return sorted(range(len(node.children)), key=lambda i: -deciding.get((side, node.moves[i]), 0))
+        held = {}
+        if memo is not None:
+            for child in node.children:
+                if child.key not in held:
+                    held[child.key] = self._settled_for_mover(node, child, k, memo)
+        return sorted(range(len(node.children)),
+                      key=lambda i: (-held.get(node.children[i].key, 0), -deciding.get((side, node.moves[i]), 0)))
 
     def question_progress(self, k, memo):
         """How far ">= k" has come at the top of the tree: the root's moves already
@@ -386,7 +416,7 @@ class ParallelProof:
         out = {"maximise": root.maximise, "moves": len(distinct),
                "moves_settled": sum(against(c, root) for c in distinct)}
         deciding = self.deciding_moves(k, memo)
-        for i in self._search_order(root, deciding):
+        for i in self._search_order(root, deciding, k, memo):
             lead = root.children[i]
             if not against(lead, root):
                 out["lead"] = format_moves(self.board, [root.moves[i]])
@@ -399,11 +429,14 @@ class ParallelProof:
     def undecided_leaves(self, k, memo):
         """Leaves whose answer to ">= k" can still change the root's, depth-first in
         search order, each with the number of times its path below the root leaves
-        a node by other than its first undecided child."""
+        a node by other than its first undecided child (at the root itself only once
+        the lead has `focus` children settled its way)."""
         out, seen = [], set()
         deciding = self.deciding_moves(k, memo)
+        focused = False
 
         def walk(node, detours):
+            nonlocal focused
             lo, hi = memo[node.key]
             if lo >= k or hi < k or node.key in seen:
                 return
@@ -412,12 +445,14 @@ class ParallelProof:
                 out.append((node, detours))
                 return
             first = True
-            for i in self._search_order(node, deciding):
+            for i in self._search_order(node, deciding, k, memo):
                 child = node.children[i]
                 clo, chi = memo[child.key]
                 if clo >= k or chi < k:
                     continue
-                walk(child, detours + (0 if first or node is self.root else 1))
+                if node is self.root and first and self.focus is not None:
+                    focused = self._settled_for_mover(node, child, k, memo) >= self.focus
+                walk(child, detours + (0 if first or (node is self.root and not focused) else 1))
                 first = False
 
         walk(self.root, 0)
