@@ -431,7 +431,8 @@ def test_question_progress_names_the_root_move_searched_first_even_when_a_later_
     board = Board.parse("4x3")
     proof = ParallelProof(Engine(board, "margin", table_mb=4), Position.start(board), [], 1, workers=1)
     root, k = proof.root, 1
-    order = proof._search_order(root, proof.deciding_moves(k, proof.intervals()))
+    memo = proof.intervals()
+    order = proof._search_order(root, proof.deciding_moves(k, memo), k, memo)
     proof._split(root.children[order[1]])  # as after a sub-proof over --split-nodes
     memo = proof.intervals()
     u = proof.question_progress(k, memo)
@@ -496,7 +497,8 @@ def test_the_root_move_with_most_replies_proven_stays_searched_first():
     board = Board.parse("4x3")
     proof = ParallelProof(Engine(board, "margin", table_mb=4), Position.start(board), [], 2, workers=1)
     root, k = proof.root, 1
-    order = proof._search_order(root, proof.deciding_moves(k, proof.intervals()), k, proof.intervals())
+    memo = proof.intervals()
+    order = proof._search_order(root, proof.deciding_moves(k, memo), k, memo)
     later = root.children[order[-1]]
     replies = _distinct_children(later)
     proof.bounds[replies[0].key] = [k, 12]  # one reply to the last first move proven >= k

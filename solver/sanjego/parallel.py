@@ -386,18 +386,13 @@ class ParallelProof:
             return sum(memo[g][0] >= k for g in grand)
         return sum(memo[g][1] < k for g in grand)
 
-    def _search_order(self, node, deciding, k=None, memo=None):
+    def _search_order(self, node, deciding, k, memo):
         """Indices of the node's children: the one with the most children already settled
-        for the node's mover first (with k and memo), then moves that decided others
-        (stable)."""
+        for the node's mover for ">= k" first, then moves that decided others (stable)."""
         side = node.position.side
-        held = {}
-        if memo is not None:
-            for child in node.children:
-                if child.key not in held:
-                    held[child.key] = self._settled_for_mover(node, child, k, memo)
+        held = {c.key: self._settled_for_mover(node, c, k, memo) for c in node.children}
         return sorted(range(len(node.children)),
-                      key=lambda i: (-held.get(node.children[i].key, 0), -deciding.get((side, node.moves[i]), 0)))
+                      key=lambda i: (-held[node.children[i].key], -deciding.get((side, node.moves[i]), 0)))
 
     def question_progress(self, k, memo):
         """How far ">= k" has come at the top of the tree: the root's moves already
@@ -421,8 +416,8 @@ class ParallelProof:
             if not against(lead, root):
                 out["lead"] = format_moves(self.board, [root.moves[i]])
                 if lead.children is not None:  # else a leaf: one sub-proof, no replies to count
-                    replies = {c.key: c for c in lead.children}.values()
-                    out.update(replies=len(replies), replies_settled=sum(against(c, lead) for c in replies))
+                    out.update(replies=len({c.key for c in lead.children}),
+                               replies_settled=self._settled_for_mover(root, lead, k, memo))
                 break
         return out
 
