@@ -103,7 +103,8 @@ static SJSolver *alloc_solver(int n, int measure, uint64_t table_bytes, uint64_t
     S->table_buckets = buckets;
     S->table_owned = 1;
     S->table = table_alloc(buckets * 4 * sizeof(SJEntry));
-    if (!S->table) { free(S); return NULL; }
+    S->group_memo = calloc(SJ_GROUP_MEMO_SIZE, sizeof *S->group_memo);
+    if (!S->table || !S->group_memo) { free(S->table); free(S->group_memo); free(S); return NULL; }
     return S;
 }
 
@@ -187,6 +188,7 @@ void sj_free(SJSolver *S)
 {
     if (!S) return;
     if (S->table_owned) free(S->table);
+    free(S->group_memo);
     free(S);
 }
 
@@ -196,6 +198,8 @@ SJSolver *sj_new_sharing(const SJSolver *owner)
     if (!S) return NULL;
     *S = *owner;
     S->table_owned = 0;
+    S->group_memo = calloc(SJ_GROUP_MEMO_SIZE, sizeof *S->group_memo); /* one per thread */
+    if (!S->group_memo) { free(S); return NULL; }
     S->nodes = S->tt_hits = S->tt_stores = 0;
     S->stop = 0;
     S->poll = NULL;
@@ -424,11 +428,27 @@ static uint64_t group_code(const SJSolver *S, const SJPos *p, uint64_t g)
     return kind | (uint64_t)5 << 57 | lab[pendant] << 40 | lab[top] << 30 | lab[across] << 20 | l[0] << 10 | l[1];
 }
 
+/* The two hashes of group g's code. A move in a group keyed free needs the hash of the
+ * group it changed, computed when that group was made a ply before, so the hashes are
+ * remembered by the group's exact cells and labels (group_code costs more than the look-up). */
 static inline void group_hash(const SJSolver *S, const SJPos *p, uint64_t g, uint64_t *h1, uint64_t *h2)
 {
+    uint64_t labels = 0;
+    for (uint64_t m = g; m;) labels = labels << 10 | tower_label(p, pop_lsb(&m));
+    uint64_t slot = ((g * 0x9E3779B97F4A7C15ULL) ^ (labels * 0xC2B2AE3D27D4EB4FULL)) >> (64 - SJ_GROUP_MEMO_BITS);
+    SJGroupMemo *e = &S->group_memo[slot];
+    if (e->cells == g && e->labels == labels) {
+        *h1 = e->h1;
+        *h2 = e->h2;
+        return;
+    }
     uint64_t code = group_code(S, p, g), s1 = code ^ S->zgroup.a, s2 = code ^ S->zgroup.b;
     *h1 = splitmix64(&s1);
     *h2 = splitmix64(&s2);
+    e->cells = g;
+    e->labels = labels;
+    e->h1 = *h1;
+    e->h2 = *h2;
 }
 
 /* The group through seed when it has at most max towers, else 0 (found without
@@ -841,6 +861,23 @@ static inline int find(const SJEntry *bucket, uint64_t key1, uint16_t lock2, SJS
     return 0;
 }
 
+/* Puts the first of the best-scored moves of moves[i..n) at i, the others keeping their
+ * order; returns i + 1. Picked one at a time, as the search asks for them, the moves come
+ * in the order of a stable sort by descending score, and a node that is cut off by its
+ * first move or two never sorts the rest. */
+static inline int pick_next(SJMove *moves, int i, int n)
+{
+    int best = i;
+    for (int j = i + 1; j < n; j++)
+        if (moves[j].score > moves[best].score) best = j;
+    if (best != i) {
+        SJMove m = moves[best];
+        memmove(&moves[i + 1], &moves[i], (size_t)(best - i) * sizeof m);
+        moves[i] = m;
+    }
+    return i + 1;
+}
+
 static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
 {
     if ((++S->nodes & (POLL_INTERVAL - 1)) == 0 && S->poll && S->poll(S->poll_ctx))
@@ -899,20 +936,19 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
             if ((theirs >> t) & 1) taken += __builtin_popcountll(S->nb[t] & targetable & ~BIT(f));
             int score = ((theirs >> t) & 1 ? 256 : 0)
                       + 8 * taken + 8 * p->height[t] - 2 * p->height[f];
-            int j = n++;
-            while (j > 0 && moves[j - 1].score < score) { moves[j] = moves[j - 1]; j--; }
-            moves[j].from = (uint8_t)f;
-            moves[j].to = (uint8_t)t;
-            moves[j].score = score;
+            moves[n].from = (uint8_t)f;
+            moves[n].to = (uint8_t)t;
+            moves[n].score = score;
+            n++;
         }
     }
     if (p->tempo[side]) {
-        int j = n++;
-        while (j > 0 && moves[j - 1].score < TEMPO_SCORE) { moves[j] = moves[j - 1]; j--; }
-        moves[j].from = SJ_TEMPO;
-        moves[j].to = 0;
-        moves[j].score = TEMPO_SCORE;
+        moves[n].from = SJ_TEMPO;
+        moves[n].to = 0;
+        moves[n].score = TEMPO_SCORE;
+        n++;
     }
+    int ordered = 0; /* moves[0..ordered) are in search order; the rest are picked as needed */
 
     int lo, hi;
     bounds(S, p, S->measure == SJ_MARGIN ? x : 0, alpha, beta, &lo, &hi);
@@ -937,12 +973,13 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
                 hint_from = S->syminv[s][e.from];
                 hint_to = S->syminv[s][e.to];
             }
-            /* The stored best move goes first, the others keep their order. */
+            /* The stored best move goes first, the others in their order. */
             for (int i = 0; i < n; i++)
                 if (moves[i].from == hint_from && moves[i].to == hint_to) {
                     SJMove m = moves[i];
                     memmove(&moves[1], &moves[0], (size_t)i * sizeof m);
                     moves[0] = m;
+                    ordered = 1;
                     break;
                 }
         }
@@ -956,6 +993,7 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
      * etc_min_towers the extra probes cost more than they save. */
     if (use_table && __builtin_popcountll(p->occ) >= S->etc_min_towers) {
         for (int i = 0; i < n; i++) {
+            if (i >= ordered) ordered = pick_next(moves, i, n);
             if (moves[i].from == SJ_TEMPO) continue;
             SJPos q;
             sj_play(S, p, &q, moves[i].from, moves[i].to);
@@ -971,6 +1009,7 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
     uint64_t nodes0 = S->nodes;
     int best = side == 0 ? -SJ_INF : SJ_INF, best_from = 0, best_to = 0;
     for (int i = 0; i < n; i++) {
+        if (i >= ordered) ordered = pick_next(moves, i, n);
         SJPos q;
         if (moves[i].from == SJ_TEMPO) {
             q = *p;

@@ -79,6 +79,13 @@ typedef struct {
     uint64_t a, b;
 } SJZob;
 
+/* A remembered group hash (see group_hash): the group's cells and their labels, 10 bits each. */
+typedef struct {
+    uint64_t cells, labels, h1, h2;
+} SJGroupMemo;
+#define SJ_GROUP_MEMO_BITS 12
+#define SJ_GROUP_MEMO_SIZE (1u << SJ_GROUP_MEMO_BITS)
+
 typedef struct {
     int w, h, n, measure, use_symmetry;
     int table_min_towers;       /* smaller positions are searched without the table */
@@ -99,6 +106,7 @@ typedef struct {
     SJZob zside;
     SJZob ztempo[2][SJ_MAX_CELLS + 1];
     SJZob zgroup;               /* seeds the keys of groups keyed free of their place */
+    SJGroupMemo *group_memo;    /* this thread's remembered group hashes (SJ_GROUP_MEMO_SIZE) */
     SJEntry *table;
     uint64_t table_buckets;     /* power of two; four 16-byte entries per 64-byte bucket */
     int table_owned;            /* 0 for a solver made by sj_new_sharing */

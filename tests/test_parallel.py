@@ -524,3 +524,74 @@ def test_focus_sends_every_worker_to_the_lead_once_it_holds_enough_replies(focus
     assert order[0] in lead.children
     assert (order[1] in lead.children) == (focus == 1)  # the second worker's pick
     assert proof.schedule(k, memo, busy={order[0].key})[0] is order[1]
+
+
+def test_local_pool_drops_a_sub_proof_on_request():
+    from solver.sanjego.parallel import DROPPED, LocalPool
+    board = Board(6, 4)
+    p = Position.start(board)
+    config = (board.core_geometry(), "margin", 16 << 20, None, False)
+    pool = LocalPool(1, config)
+    future = pool.submit(config, p.heights, p.core_owners, p.side, 3)  # some 10^8 nodes
+    while pool.live_nodes() == 0:
+        time.sleep(0.01)
+    pool.drop(future)
+    v, nodes, _ = future.result(timeout=60)
+    pool.close()
+    assert v == DROPPED and nodes > 0
+
+
+class _LastInFirstOut:
+    """A pool on this thread that answers the newest sub-proof first, so that older ones
+    stay in flight while newer answers decide their parents; a dropped one answers DROPPED."""
+
+    def __init__(self, workers, config):
+        import concurrent.futures
+        self.futures, self.dropped = concurrent.futures, []
+        self.engine = None
+        self.pending = []
+        self.owner = None
+
+    def submit(self, config, heights, owners, side, k, budget):
+        from solver.sanjego.parallel import prove
+        future = self.futures.Future()
+        self.pending.append((future, lambda: prove(config, heights, owners, side, k, budget)))
+        return future
+
+    def wait(self, futures, timeout=None):
+        from solver.sanjego.parallel import DROPPED
+        for i, (future, _) in enumerate(self.pending):
+            if future in self.dropped:  # a dropped sub-proof stops at once
+                del self.pending[i]
+                future.set_result((DROPPED, 0, 0.0))
+                return [future]
+        future, task = self.pending.pop()
+        future.set_result(task())
+        return [future]
+
+    def drop(self, future):
+        self.dropped.append(future)
+
+    def live_nodes(self):
+        return 0
+
+    def close(self, abort=False):
+        pass
+
+
+def test_sub_proofs_that_other_answers_made_irrelevant_are_dropped_and_journaled(tmp_path, monkeypatch):
+    from solver.sanjego import parallel
+    monkeypatch.setattr(parallel, "LocalPool", _LastInFirstOut)
+    board = Board.parse("4x4")
+    start = Position.start(board)
+    expected = Engine(board, table_mb=4).value(start)
+    run = tmp_path / "run"
+    proof = ParallelProof(Engine(board, table_mb=4), start, [], 2, run_dir=str(run), workers=3)
+    assert proof.solve() == expected
+    records = Journal(str(run / "journal.log")).read()
+    dropped = [r for r in records if "dropped" in r]
+    assert dropped and all(r["nodes"] == 0 for r in dropped)
+    # A dropped sub-proof only adds its nodes: resumed, the journal proves the same value.
+    again = ParallelProof(Engine(board, table_mb=4), start, [], 2, run_dir=str(run), resume=True, workers=3)
+    assert tuple(again.intervals()[again.root.key]) == (expected, expected)
+    assert again.subproofs == sum("key" in r for r in records)

@@ -12,7 +12,10 @@ the run's journal before it counts. With a node budget per sub-proof
 its children, which become leaves themselves; the split is journaled too, so no
 sub-proof has to outlast a session, and the leaf keeps its earlier bounds.
 Leaves that earlier answers made irrelevant (a max node already has a child
->= k, a min node one < k) are never sent: alpha-beta at the frontier.
+>= k, a min node one < k) are never sent: alpha-beta at the frontier. A local
+sub-proof in flight whose leaf becomes irrelevant is stopped (journaled as
+dropped, with its nodes): a refutation costs up to 10^9 nodes on 6x5, and
+two workers often race to refute the same first move.
 
 Order matters because one answer can make others irrelevant. Within a node,
 the child with the most of its own children already settled in the node's
@@ -69,11 +72,19 @@ class _OverBudget(Exception):
     pass
 
 
+class _Dropped(Exception):
+    """Raised in a worker whose sub-proof other answers made irrelevant."""
+
+
+DROPPED = "dropped"  # prove's result for a sub-proof dropped that way
+
+
 def prove(config, heights, owners, side, k, budget=None, core=None):
     """Worker task: one null-window search "value >= k?" on a leaf, with the given core
     or this process's core for `config`, abandoned after `budget` nodes (if given).
 
-    Returns (fail-soft result or None when abandoned, nodes, seconds)."""
+    Returns (fail-soft result, None when over budget or DROPPED when dropped; nodes;
+    seconds)."""
     core = core or _get_core(config)
     n0, t0 = core.nodes, time.perf_counter()
     outer = core.progress
@@ -90,6 +101,8 @@ def prove(config, heights, owners, side, k, budget=None, core=None):
         v = core.search(heights, owners, side, k - 1, k)
     except _OverBudget:
         v = None
+    except _Dropped:
+        v = DROPPED
     finally:
         core.progress = outer
     return v, core.nodes - n0, time.perf_counter() - t0
@@ -156,18 +169,22 @@ class LocalPool:
         self.cores = []
         self.running = {}  # core -> its node count when its sub-proof in flight started
         self.stopping = threading.Event()
+        self.drops = {}  # future -> the event that drops its sub-proof
         self.executor = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="sanjego")
 
     def _check(self, nodes):
         if self.stopping.is_set():
             raise _Stopped
+        if self.local.drop.is_set():
+            raise _Dropped
 
-    def _prove(self, config, *args):
+    def _prove(self, drop, config, *args):
         core = getattr(self.local, "core", None)
         if core is None:
             core = self.local.core = Core(0, 0, share=self.owner)
             core.progress = self._check
             self.cores.append(core)
+        self.local.drop = drop
         self.running[core] = core.nodes
         try:
             return prove(config, *args, core=core)
@@ -175,7 +192,17 @@ class LocalPool:
             del self.running[core]
 
     def submit(self, *args):
-        return self.executor.submit(self._prove, *args)
+        drop = threading.Event()
+        future = self.executor.submit(self._prove, drop, *args)
+        self.drops[future] = drop
+        future.add_done_callback(lambda f: self.drops.pop(f, None))
+        return future
+
+    def drop(self, future):
+        """Stops the future's sub-proof within 2^20 nodes (its result is then DROPPED)."""
+        drop = self.drops.get(future)
+        if drop is not None:
+            drop.set()
 
     def wait(self, futures, timeout=None):
         """The futures done, waiting for at least one or `timeout` seconds (then maybe none)."""
@@ -220,6 +247,9 @@ class DaskPool:
 
     def live_nodes(self):
         return 0  # the cluster's workers report only finished sub-proofs
+
+    def drop(self, future):
+        pass  # a running Dask task cannot be interrupted: it finishes and is journaled
 
     def close(self, abort=False):
         self.client.close()
@@ -294,6 +324,8 @@ class ParallelProof:
                 return
             self._split(node)
             self.splits += 1
+        elif "dropped" in record:
+            pass  # stopped when other answers made it irrelevant: only its nodes count
         else:
             b = self.bounds.get(bytes.fromhex(record["key"]))
             if b is None:
@@ -534,6 +566,12 @@ class ParallelProof:
                     k = None
                 if k is None:
                     k = first_question(lo, hi, med)
+                # Sub-proofs whose answer can no longer matter are stopped: their partial
+                # work stays in the table, and the worker is free for a leaf that matters.
+                relevant = {leaf.key for leaf, _ in self.undecided_leaves(k, memo)}
+                for future, (key, fk) in inflight.items():
+                    if key not in relevant:
+                        pool.drop(future)
                 todo = self.schedule(k, memo, {key for key, fk in inflight.values() if fk == k})
                 for leaf in todo[:max(0, self.workers - len(inflight))]:
                     p = leaf.position
@@ -547,6 +585,12 @@ class ParallelProof:
                 for future in pool.wait(list(inflight), PROGRESS_SECONDS if self.progress else None):
                     key, fk = inflight.pop(future)
                     v, nodes, seconds = future.result()
+                    if v == DROPPED:
+                        record = {"dropped": key.hex(), "k": fk, "nodes": nodes, "seconds": round(seconds, 4)}
+                        if self.run is not None:
+                            self.run.journal.append(record)
+                        self._apply(record)
+                        continue
                     if v is None:  # over budget
                         record = {"split": key.hex(), "k": fk, "nodes": nodes, "seconds": round(seconds, 4)}
                         if self.run is not None:
