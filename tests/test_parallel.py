@@ -546,15 +546,13 @@ class _LastInFirstOut:
     stay in flight while newer answers decide their parents; a dropped one answers DROPPED."""
 
     def __init__(self, workers, config):
-        import concurrent.futures
-        self.futures, self.dropped = concurrent.futures, []
-        self.engine = None
-        self.pending = []
-        self.owner = None
+        self.pending, self.dropped = [], []
+        self.owner = None  # no table to keep warm (the run has no local pool)
 
     def submit(self, config, heights, owners, side, k, budget):
+        from concurrent.futures import Future
         from solver.sanjego.parallel import prove
-        future = self.futures.Future()
+        future = Future()
         self.pending.append((future, lambda: prove(config, heights, owners, side, k, budget)))
         return future
 
