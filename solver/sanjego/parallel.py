@@ -485,11 +485,14 @@ class ParallelProof:
         walk(self.root, 0)
         return out
 
-    def schedule(self, k, memo, busy):
+    def schedule(self, k, memo, busy, undecided=None):
         """Undecided leaves not in `busy`, in the order free workers should take
         them: alternately the depth-first next and the next with fewest detours
-        (counting the busy workers as having taken the first turns)."""
-        leaves = [(leaf, d) for leaf, d in self.undecided_leaves(k, memo) if leaf.key not in busy]
+        (counting the busy workers as having taken the first turns). `undecided`:
+        undecided_leaves(k, memo) where the caller has it already."""
+        if undecided is None:
+            undecided = self.undecided_leaves(k, memo)
+        leaves = [(leaf, d) for leaf, d in undecided if leaf.key not in busy]
         deep = [leaf for leaf, _ in leaves]
         wide = [leaf for leaf, _ in sorted(leaves, key=lambda e: e[1])]  # stable: depth-first ties
         order, taken, heads = [], set(), [0, 0]
@@ -568,11 +571,12 @@ class ParallelProof:
                     k = first_question(lo, hi, med)
                 # Sub-proofs whose answer can no longer matter are stopped: their partial
                 # work stays in the table, and the worker is free for a leaf that matters.
-                relevant = {leaf.key for leaf, _ in self.undecided_leaves(k, memo)}
+                undecided = self.undecided_leaves(k, memo)
+                relevant = {leaf.key for leaf, _ in undecided}
                 for future, (key, fk) in inflight.items():
                     if key not in relevant:
                         pool.drop(future)
-                todo = self.schedule(k, memo, {key for key, fk in inflight.values() if fk == k})
+                todo = self.schedule(k, memo, {key for key, fk in inflight.values() if fk == k}, undecided)
                 for leaf in todo[:max(0, self.workers - len(inflight))]:
                     p = leaf.position
                     inflight[pool.submit(self.config, p.heights, p.core_owners, p.side, k,
@@ -585,25 +589,17 @@ class ParallelProof:
                 for future in pool.wait(list(inflight), PROGRESS_SECONDS if self.progress else None):
                     key, fk = inflight.pop(future)
                     v, nodes, seconds = future.result()
-                    if v == DROPPED:
-                        record = {"dropped": key.hex(), "k": fk, "nodes": nodes, "seconds": round(seconds, 4)}
-                        if self.run is not None:
-                            self.run.journal.append(record)
-                        self._apply(record)
-                        continue
-                    if v is None:  # over budget
-                        record = {"split": key.hex(), "k": fk, "nodes": nodes, "seconds": round(seconds, 4)}
-                        if self.run is not None:
-                            self.run.journal.append(record)
-                        self._apply(record)
-                        continue
-                    b = self.bounds[key]
-                    record = {"key": key.hex(), "k": fk, "lo": b[0], "hi": b[1],
-                              "nodes": nodes, "seconds": round(seconds, 4)}
-                    if v >= fk:
-                        record["lo"] = max(b[0], v)
+                    if v is None or v == DROPPED:  # over budget: split; made irrelevant: dropped
+                        record = {"split" if v is None else "dropped": key.hex(), "k": fk, "nodes": nodes,
+                                  "seconds": round(seconds, 4)}
                     else:
-                        record["hi"] = min(b[1], v)
+                        b = self.bounds[key]
+                        record = {"key": key.hex(), "k": fk, "lo": b[0], "hi": b[1],
+                                  "nodes": nodes, "seconds": round(seconds, 4)}
+                        if v >= fk:
+                            record["lo"] = max(b[0], v)
+                        else:
+                            record["hi"] = min(b[1], v)
                     if self.run is not None:
                         self.run.journal.append(record)
                     self._apply(record)
