@@ -426,13 +426,19 @@ def test_a_waiting_run_sees_the_nodes_of_its_sub_proofs_in_flight():
     assert 0 < max(seen) <= nodes and pool.live_nodes() == 0
 
 
+def _root_order(proof, k):
+    """Indices of the root's children in the frontier's search order for ">= k", by the
+    bounds the proof holds now."""
+    memo = proof.intervals()
+    return proof._search_order(proof.root, proof.deciding_moves(k, memo), k, memo)
+
+
 def test_question_progress_names_the_root_move_searched_first_even_when_a_later_one_is_split():
     from solver.sanjego.notation import format_moves
     board = Board.parse("4x3")
     proof = ParallelProof(Engine(board, "margin", table_mb=4), Position.start(board), [], 1, workers=1)
     root, k = proof.root, 1
-    memo = proof.intervals()
-    order = proof._search_order(root, proof.deciding_moves(k, memo), k, memo)
+    order = _root_order(proof, k)
     proof._split(root.children[order[1]])  # as after a sub-proof over --split-nodes
     memo = proof.intervals()
     u = proof.question_progress(k, memo)
@@ -497,13 +503,11 @@ def test_the_root_move_with_most_replies_proven_stays_searched_first():
     board = Board.parse("4x3")
     proof = ParallelProof(Engine(board, "margin", table_mb=4), Position.start(board), [], 2, workers=1)
     root, k = proof.root, 1
-    memo = proof.intervals()
-    order = proof._search_order(root, proof.deciding_moves(k, memo), k, memo)
-    later = root.children[order[-1]]
+    later = root.children[_root_order(proof, k)[-1]]
     replies = _distinct_children(later)
     proof.bounds[replies[0].key] = [k, 12]  # one reply to the last first move proven >= k
     memo = proof.intervals()
-    order = proof._search_order(root, proof.deciding_moves(k, memo), k, memo)
+    order = _root_order(proof, k)
     assert root.children[order[0]] is later
     assert proof.question_progress(k, memo)["lead"] == format_moves(board, [root.moves[order[0]]])
     assert proof.question_progress(k, memo)["replies_settled"] == 1
@@ -516,8 +520,7 @@ def test_focus_sends_every_worker_to_the_lead_once_it_holds_enough_replies(focus
     board = Board.parse("4x3")
     proof = ParallelProof(Engine(board, "margin", table_mb=4), Position.start(board), [], 2, workers=2, focus=focus)
     root, k = proof.root, 1
-    memo = proof.intervals()
-    lead = root.children[proof._search_order(root, proof.deciding_moves(k, memo), k, memo)[0]]
+    lead = root.children[_root_order(proof, k)[0]]
     proof.bounds[_distinct_children(lead)[0].key] = [k, 12]  # the lead holds one reply
     memo = proof.intervals()
     order = proof.schedule(k, memo, busy=set())
