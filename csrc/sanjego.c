@@ -55,6 +55,10 @@ static void make_symmetries(SJSolver *S)
 }
 
 /* Everything but the geometry: measure, keys and the table. */
+/* Measured (session 21): 8 to 4096 give the same nodes within 1 %; 16 lifts a move
+ * that takes the reply away over the others of its class (captures 256 apart). */
+#define REFUTE_BONUS 16
+
 static SJSolver *alloc_solver(int n, int measure, uint64_t table_bytes, uint64_t seed)
 {
     if (n < 1 || n > SJ_MAX_CELLS) return NULL;
@@ -68,6 +72,7 @@ static SJSolver *alloc_solver(int n, int measure, uint64_t table_bytes, uint64_t
      * from about the tenth ply (8x4 after 5 plies, 22 against 16: -14% time; 6x5 after 4
      * plies, 20 against 16: -14%), where the probes of many small subtrees cost more. */
     S->etc_min_towers = n - 10 > 16 ? n - 10 : 16;
+    S->refute_bonus = REFUTE_BONUS;
     S->board_mask = n == 64 ? ~(uint64_t)0 : BIT(n) - 1;
     /* Head-tower keys come last so that the keys of the plain game do not depend on them. */
     uint64_t rng = seed;
@@ -883,6 +888,7 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
     if ((++S->nodes & (POLL_INTERVAL - 1)) == 0 && S->poll && S->poll(S->poll_ctx))
         S->stop = 1;
     if (S->stop) return 0;
+    S->reply_from = -1;
     if (p->occ == 0) return eval_final(S, p);
     if (!can_move(S, p)) {
         SJPos q = *p;
@@ -962,9 +968,6 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
             S->tt_hits++;
             if (e.lo > lo) lo = e.lo;
             if (e.hi < hi) hi = e.hi;
-            if (lo >= beta) return lo;
-            if (hi <= alpha) return hi;
-            if (lo == hi) return lo;
             int hint_from = -1, hint_to = -1;
             if (e.from == SJ_TEMPO) {
                 hint_from = SJ_TEMPO;
@@ -972,6 +975,11 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
             } else if (e.from != e.to) {
                 hint_from = S->syminv[s][e.from];
                 hint_to = S->syminv[s][e.to];
+            }
+            if (lo >= beta || hi <= alpha || lo == hi) {
+                S->reply_from = hint_from; /* the stored move, for the parent's order */
+                S->reply_to = hint_to;
+                return lo >= beta ? lo : hi <= alpha ? hi : lo;
             }
             /* The stored best move goes first, the others in their order. */
             for (int i = 0; i < n; i++)
@@ -1020,6 +1028,7 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
         }
         int v = search(S, &q, alpha, beta);
         if (S->stop) return 0;
+        int reply_from = S->reply_from, reply_to = S->reply_to;
         if (side == 0 ? v > best : v < best) {
             best = v;
             best_from = moves[i].from;
@@ -1028,7 +1037,19 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
         if (side == 0) { if (v > alpha) alpha = v; }
         else if (v < beta) beta = v;
         if (alpha >= beta) break;
+        if (S->refute_bonus && reply_from >= 0 && reply_from != SJ_TEMPO && i + 1 < n) {
+            /* The move failed to the opponent's reply: the moves that take that reply
+             * away (stacking onto its source, or moving our tower off its target) go
+             * first among the rest, since the reply likely refutes the others too.
+             * 6x5 after 4 plies: 29.3 M -> 21.1 M nodes; 8x4 after 5: 108.9 M -> 73.3 M. */
+            for (int j = i + 1; j < n; j++)
+                if (moves[j].from != SJ_TEMPO && (moves[j].to == reply_from || moves[j].from == reply_to))
+                    moves[j].score += S->refute_bonus;
+            ordered = i + 1;
+        }
     }
+    S->reply_from = best_from;
+    S->reply_to = best_to;
     if (!use_table) return best;
     if (best < beta0 && best < hi) hi = best;
     if (best > alpha0 && best > lo) lo = best;

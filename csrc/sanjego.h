@@ -112,6 +112,10 @@ typedef struct {
     int table_owned;            /* 0 for a solver made by sj_new_sharing */
     uint64_t nodes, tt_hits, tt_stores;
     int stop;                   /* set when poll() asked to abort; results are then meaningless */
+    int reply_from, reply_to;   /* the best move found or stored for the node searched last
+                                 * (reply_from -1: none, e.g. decided by its bounds) */
+    int refute_bonus;           /* score added to the moves that take away a reply that
+                                 * refuted an earlier move of the same node (0: off) */
     int (*poll)(void *ctx);     /* called every 2^20 nodes; nonzero aborts the search */
     void *poll_ctx;
 } SJSolver;

@@ -15,7 +15,7 @@ cdef extern from "sanjego.h":
         uint64_t table_buckets
         uint64_t nodes, tt_hits, tt_stores
         int stop
-        int etc_min_towers, table_min_towers, free_group_max, grid
+        int etc_min_towers, table_min_towers, free_group_max, grid, refute_bonus
         int heads
         int (*poll)(void *ctx) noexcept
         void *poll_ctx
@@ -204,6 +204,18 @@ cdef class Core:
     @etc_min_towers.setter
     def etc_min_towers(self, int value):
         self.S.etc_min_towers = value
+
+    @property
+    def refute_bonus(self):
+        """Score added, after a move fails, to the moves that take away the reply that
+        refuted it (0: the static order only)."""
+        return self.S.refute_bonus
+
+    @refute_bonus.setter
+    def refute_bonus(self, int value):
+        if value < 0:
+            raise ValueError("refute_bonus must be at least 0")
+        self.S.refute_bonus = value
 
     @property
     def free_group_max(self):
