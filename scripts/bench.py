@@ -71,8 +71,8 @@ def main():
     args = ap.parse_args()
     if any(n is not None and not 0 <= n <= 64 for n in args.etc):
         ap.error("--etc: a number of towers from 0 to 64")
-    if any(n is not None and n < 0 for n in args.refute_bonus):
-        ap.error("--refute-bonus: a number from 0 up")
+    if any(n is not None and not 0 <= n <= 1 << 16 for n in args.refute_bonus):
+        ap.error("--refute-bonus: a number from 0 to 65536")
     boards = SCALING if args.scaling else args.boards
     try:
         starts = {spec: replay(Board.parse(spec), args.moves)[0] if args.moves else Position.start(spec)

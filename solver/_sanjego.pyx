@@ -213,8 +213,8 @@ cdef class Core:
 
     @refute_bonus.setter
     def refute_bonus(self, int value):
-        if value < 0:
-            raise ValueError("refute_bonus must be at least 0")
+        if not 0 <= value <= 1 << 16:  # added once per failed move to an int score
+            raise ValueError("refute_bonus must be from 0 to 65536")
         self.S.refute_bonus = value
 
     @property

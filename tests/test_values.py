@@ -81,6 +81,8 @@ def test_refutation_order_changes_the_search_but_not_the_values():
         assert engine.value(p) == reference.solve(p), p.key()
     with pytest.raises(ValueError):
         engine.core.refute_bonus = -1
+    with pytest.raises(ValueError):
+        engine.core.refute_bonus = (1 << 16) + 1
 
 
 def test_search_window_is_fail_soft_correct():
