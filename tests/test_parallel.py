@@ -596,3 +596,28 @@ def test_sub_proofs_that_other_answers_made_irrelevant_are_dropped_and_journaled
     again = ParallelProof(Engine(board, table_mb=4), start, [], 2, run_dir=str(run), resume=True, workers=3)
     assert tuple(again.intervals()[again.root.key]) == (expected, expected)
     assert again.subproofs == sum("key" in r for r in records)
+
+
+def test_a_stopped_run_journals_the_nodes_of_its_sub_proofs_in_flight(tmp_path):
+    # Without --split-nodes a big board's sub-proof runs for hours: what it searched before
+    # Ctrl-C must still count in the run's nodes, and the resumed run asks it again.
+    board = Board(6, 4)
+    start = Position.start(board)
+
+    def stop_soon(*args):
+        time.sleep(0.5)  # the two sub-proofs in flight search meanwhile (each takes seconds)
+        raise KeyboardInterrupt
+
+    run = tmp_path / "run"
+    proof = ParallelProof(Engine(board, "margin", table_mb=16), start, [], 1, run_dir=str(run), workers=2,
+                          progress=stop_soon)
+    with pytest.raises(KeyboardInterrupt):
+        proof.solve()
+    records = [r for r in Journal(run / "journal.log").read() if "nodes" in r]
+    interrupted = [r for r in records if "interrupted" in r]
+    assert interrupted and all(r["nodes"] > 0 for r in interrupted)
+    resumed = ParallelProof(Engine(board, "margin", table_mb=16), start, [], 1, run_dir=str(run), resume=True,
+                            workers=2)
+    assert resumed.nodes == sum(r["nodes"] for r in records)
+    assert resumed.subproofs == len(records) - len(interrupted)
+    assert resumed.solve() == 2
