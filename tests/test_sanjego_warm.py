@@ -320,3 +320,22 @@ def test_a_stopped_verification_keeps_its_own_warm_table(tmp_path):
     result = Verification(open_run(run)[0], run, workers=1, table_mb=16, progress=second).verify()
     assert result["ok"] and "from the last session" in second.notes[0]
     assert not (run / "verify" / warm.FILE_NAME).exists()
+
+
+def test_a_run_saves_its_warm_table_as_it_goes(tmp_path, monkeypatch):
+    # Sub-proofs can run for hours: kill -9 gives no time to save, so the run saves on the way.
+    from solver.sanjego import parallel
+    monkeypatch.setattr(parallel, "WARM_SAVE_SECONDS", 0)
+    board = Board.parse("5x4")
+    run = tmp_path / "run"
+    progress = StopAfter(3)
+    proof = ParallelProof(Engine(board, table_mb=1), Position.start(board), [], 2, run_dir=run, workers=1,
+                          progress=progress, table_mb=16)
+    seen = []
+    monkeypatch.setattr(warm, "save", lambda *args, save=warm.save: seen.append(
+        (run / warm.FILE_NAME).exists()) or save(*args))
+    with pytest.raises(KeyboardInterrupt):
+        proof.solve()
+    saves = [n for n in progress.notes if "saved for the next session" in n]
+    assert len(saves) >= 3 and len(seen) == len(saves)  # on the way, then at the stop
+    assert seen[1] and (run / warm.FILE_NAME).exists()

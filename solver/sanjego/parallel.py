@@ -159,6 +159,7 @@ def build_frontier(root, depth, measure):
 
 
 PROGRESS_SECONDS = 10  # how often a waiting run looks at the nodes of its sub-proofs in flight
+WARM_SAVE_SECONDS = 1800  # how often a run saves its warm table, for a kill that gives no time to save
 
 
 class _Stopped(Exception):
@@ -576,9 +577,14 @@ class ParallelProof:
                                self._note)
         inflight = {}
         med, step, raised, lowered, k = 0, 1, False, False, None
-        t0 = time.perf_counter()
+        t0 = saved = time.perf_counter()
         try:
             while True:
+                if warm_core is not None and time.perf_counter() - saved >= WARM_SAVE_SECONDS:
+                    # A sub-proof can run for hours: after kill -9 the last save keeps most of it.
+                    warm.end_session(self.run.path, warm_core, lambda: self.warm_identity(warm_core, self.engine.seed),
+                                     self._note, finished=False)
+                    saved = time.perf_counter()
                 memo = self.intervals()
                 lo, hi = memo[self.root.key]
                 if lo == hi:

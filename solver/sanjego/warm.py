@@ -1,6 +1,7 @@
 """A run's warm table: the costliest entries of its transposition table, saved when a
-session of a checkpointed run ends and put back when the next session starts, so that
-the next one does not begin with an empty table.
+session of a checkpointed run ends (and every half hour, for a kill that leaves no time
+to save) and put back when the next session starts, so that the next one does not begin
+with an empty table.
 
 A cold start costs more than the sub-proofs in flight at the stop: later sub-proofs
 reuse what earlier ones stored (the children of a split leaf are often answered from
