@@ -71,9 +71,9 @@ def add_parser(games):
                    help="run the sub-proofs on a Dask distributed cluster, e.g. tcp://host:8786")
     s.add_argument("--split-nodes", metavar="N", type=_node_count, default=None,
                    help="abandon a sub-proof after N nodes and split its position into its children, "
-                        "which become sub-proofs (journaled); costly: about half of an abandoned search is "
-                        "lost, while a run stopped with Ctrl-C keeps most of its sub-proofs in flight in "
-                        "the warm table (default: no limit)")
+                        "which become sub-proofs (journaled); part of the abandoned search is lost, while "
+                        "a run stopped with Ctrl-C keeps most of its sub-proofs in flight in the warm table "
+                        "(default: no limit)")
     s.add_argument("--focus", metavar="N", type=_positive_int, default=None,
                    help="once the first move searched first has N replies proven its way, every worker "
                         "takes its replies instead of hedging on other first moves (default: always hedge)")

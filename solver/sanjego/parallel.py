@@ -10,12 +10,13 @@ null-window searches; each answer tightens that leaf's bounds and is appended to
 the run's journal before it counts. With a node budget per sub-proof
 (`split_nodes`), a search that exceeds it is abandoned and its leaf is split into
 its children, which become leaves themselves; the split is journaled too, and the
-leaf keeps its earlier bounds. Splitting costs: the children's searches redo about
-half of the abandoned one (6x5 after two plies: 190.7 M nodes unsplit, 245.7 M with a
-budget of 10^6). A run stopped by Ctrl-C or SIGTERM instead journals the nodes of its
-sub-proofs in flight ("interrupted") and asks them again next session, with the warm
-table (see warm): that loses 10-25 % of what they had searched (the same search
-stopped halfway and resumed with the warm share of its table).
+leaf keeps its earlier bounds. Splitting can cost: 6x5 after two plies at depth 2
+took 190.7 M nodes unsplit and 205.9 M, 214.8 M, 245.7 M with budgets of 10^7, 3 x 10^6
+and 10^6 (3, 19 and 57 splits), though at depth 1 one or two splits cost nothing. A run
+stopped by Ctrl-C or SIGTERM journals the nodes of its sub-proofs in flight
+("interrupted") and asks them again next session, with the warm table (see warm):
+that loses 10-25 % of what they had searched (a search stopped halfway and resumed
+with the warm share of its table).
 Leaves that earlier answers made irrelevant (a max node already has a child
 >= k, a min node one < k) are never sent: alpha-beta at the frontier. A local
 sub-proof in flight whose leaf becomes irrelevant is stopped (journaled as
