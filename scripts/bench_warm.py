@@ -3,8 +3,8 @@ every N sub-proofs and resumed with an empty table, then the same with the warm 
 
     python scripts/bench_warm.py --board 6x4 --table-mb 16 --every 5
 
-One worker, so the node counts are exact. Nodes are those of the journal (finished
-sub-proofs); the sub-proof in flight at each stop is lost in both stopped runs alike.
+One worker, so the node counts are exact. Nodes are those of the journal, the sub-proof in
+flight at each stop included (journaled as interrupted, asked again after the stop).
 A small table stands in for a long run's table, which overflows many times in a session.
 """
 

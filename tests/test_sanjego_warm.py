@@ -256,12 +256,12 @@ def test_a_damaged_warm_table_only_costs_time(tmp_path):
     assert "damaged" in progress.notes[0]
 
 
-def bench(*args):
+def bench(*args, script="bench_warm.py"):
     import pathlib
     import subprocess
     import sys
-    script = pathlib.Path(__file__).resolve().parent.parent / "scripts" / "bench_warm.py"
-    return subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=300)
+    path = pathlib.Path(__file__).resolve().parent.parent / "scripts" / script
+    return subprocess.run([sys.executable, str(path), *args], capture_output=True, text=True, timeout=300)
 
 
 def test_bench_warm_solves_three_ways():
@@ -339,3 +339,20 @@ def test_a_run_saves_its_warm_table_as_it_goes(tmp_path, monkeypatch):
     saves = [n for n in progress.notes if "saved for the next session" in n]
     assert len(saves) >= 3 and len(seen) == len(saves)  # on the way, then at the stop
     assert seen[1] and (run / warm.FILE_NAME).exists()
+
+
+def test_bench_resume_stops_a_search_and_resumes_it():
+    r = bench("--board", "6x4", "--moves", "e3-d3", "--k", "2", "--table-mb", "16", script="bench_resume.py")
+    assert r.returncode == 0, r.stderr
+    rows = [line.split() for line in r.stdout.splitlines() if not line.startswith("#")][1:]
+    full = int(rows[0][-1])
+    stopped, whole = rows[1], rows[2]
+    assert 0 < int(stopped[1]) < full and int(stopped[-2]) > full  # the warm share redoes some work
+    assert whole[2:5] == ["the", "whole", "table"] and int(whole[-2]) - full < 100  # the whole table: none
+
+
+@pytest.mark.parametrize("args", [["--board", "banana"], ["--at", "1"], ["--min-work", "40"],
+                                  ["--board", "4x4"]])  # the last: too short a search to stop
+def test_bench_resume_bad_input_exits_2_with_one_line(args):
+    r = bench(*args, script="bench_resume.py")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
