@@ -8,6 +8,7 @@ value, nodes, wall time, nodes per second and peak memory.
     python scripts/bench.py --boards 8x4 --moves "b2-c2 e2-d2 a3-b3 b1-c1 d4-d3 e4-e3"
     python scripts/bench.py --boards 8x4 --moves "b2-c2 e2-d2 a3-b3 b1-c1 d4-d3" --etc 16 22
     python scripts/bench.py --boards 6x4 5x5 --refute-bonus 0 16   # refutation-aware order off / on
+    python scripts/bench.py --boards 6x4 --table-min 5 6 7          # the table from 5, 6 or 7 towers
 """
 
 import os
@@ -68,11 +69,16 @@ def main():
     ap.add_argument("--refute-bonus", type=int, nargs="+", default=[None], metavar="N",
                     help="after a move fails, N is added to the moves that take away the reply "
                          "that refuted it (0: off; default: the core's, 16); one run per N")
+    ap.add_argument("--table-min", type=int, nargs="+", default=[None], metavar="N",
+                    help="positions of fewer than N towers are searched without the table (default: "
+                         "the core's, 5); one run per N")
     args = ap.parse_args()
     if any(n is not None and not 0 <= n <= 64 for n in args.etc):
         ap.error("--etc: a number of towers from 0 to 64")
     if any(n is not None and not 0 <= n <= 1 << 16 for n in args.refute_bonus):
         ap.error("--refute-bonus: a number from 0 to 65536")
+    if any(n is not None and not 0 <= n <= 64 for n in args.table_min):
+        ap.error("--table-min: a number of towers from 0 to 64")
     boards = SCALING if args.scaling else args.boards
     try:
         starts = {spec: replay(Board.parse(spec), args.moves)[0] if args.moves else Position.start(spec)
@@ -83,10 +89,11 @@ def main():
     print(f"# commit {commit()}, {time.strftime('%Y-%m-%d')}, {platform.machine()} "
           f"{os.cpu_count()} cores, table {args.table_mb:g} MB, measure {args.measure}, "
           f"limit {args.limit:g} s")
-    print(f"{'board':>6} {'free':>4} {'etc':>4} {'refute':>6} {'value':>6} {'nodes':>14} {'seconds':>9} {'Mnodes/s':>9} "
+    print(f"{'board':>6} {'free':>4} {'etc':>4} {'refute':>6} {'tmin':>4} {'value':>6} {'nodes':>14} {'seconds':>9} {'Mnodes/s':>9} "
           f"{'peak MB':>8}")  # peak of the process so far
-    runs = ((s, f, e, r) for s in boards for f in args.free_groups for e in args.etc for r in args.refute_bonus)
-    for spec, free, etc, refute in runs:
+    runs = ((s, f, e, r, t) for s in boards for f in args.free_groups for e in args.etc
+            for r in args.refute_bonus for t in args.table_min)
+    for spec, free, etc, refute, tmin in runs:
         position = starts[spec]
         engine = Engine(position.board, args.measure, table_mb=args.table_mb)
         for core in (engine.core, engine.margin_core):
@@ -98,10 +105,12 @@ def main():
                 core.etc_min_towers = etc
             if refute is not None:
                 core.refute_bonus = refute
+            if tmin is not None:
+                core.table_min_towers = tmin
         value, seconds = timed_value(engine, position, args.limit)
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"{spec:>6} {engine.core.free_group_max:>4} {engine.core.etc_min_towers:>4} "
-              f"{engine.core.refute_bonus:>6} {value:>6} {engine.nodes:>14} {seconds:>9.2f} "
+              f"{engine.core.refute_bonus:>6} {engine.core.table_min_towers:>4} {value:>6} {engine.nodes:>14} {seconds:>9.2f} "
               f"{engine.nodes / seconds / 1e6:>9.2f} {peak:>8.0f}", flush=True)
         del engine  # frees the table now
 

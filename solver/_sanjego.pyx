@@ -206,6 +206,17 @@ cdef class Core:
         self.S.etc_min_towers = value
 
     @property
+    def table_min_towers(self):
+        """Positions with fewer active towers are searched without the table."""
+        return self.S.table_min_towers
+
+    @table_min_towers.setter
+    def table_min_towers(self, int value):
+        if not 0 <= value <= 64:
+            raise ValueError("table_min_towers must be from 0 to 64")
+        self.S.table_min_towers = value
+
+    @property
     def refute_bonus(self):
         """Score added, after a move fails, to the moves that take away the reply that
         refuted it (0: the static order only)."""

@@ -85,6 +85,21 @@ def test_refutation_order_changes_the_search_but_not_the_values():
         engine.core.refute_bonus = (1 << 16) + 1
 
 
+def test_searching_small_positions_without_the_table_keeps_the_values():
+    board = Board.parse("4x4")
+    rng = random.Random("table-min")
+    positions = [Position.start(board)] + [random_position(board, rng, rng.randrange(1, 6)) for _ in range(6)]
+    values = {}
+    for least in (0, 5, 9):
+        engine = Engine(board, table_mb=8)
+        engine.core.table_min_towers = least
+        values[least] = [engine.value(p) for p in positions]
+    assert values[0] == values[5] == values[9]
+    for bad in (-1, 65):
+        with pytest.raises(ValueError):
+            engine.core.table_min_towers = bad
+
+
 def test_search_window_is_fail_soft_correct():
     board = Board(4, 3)
     engine = Engine(board, table_mb=1)
