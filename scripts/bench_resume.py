@@ -24,28 +24,13 @@ from solver.provenance import commit  # noqa: E402
 from solver.sanjego import Board, Position  # noqa: E402
 from solver.sanjego.errors import SanJegoError  # noqa: E402
 from solver.sanjego.notation import replay  # noqa: E402
-
-
-class _Stop(Exception):
-    pass
+from solver.sanjego.parallel import prove  # noqa: E402
 
 
 def search(core, position, k, limit=None):
-    """Nodes of the core's search "value >= k?", stopped after `limit` nodes if given."""
-    n0 = core.nodes
-
-    def check(nodes):
-        if limit is not None and core.nodes - n0 > limit:
-            raise _Stop
-
-    core.progress = check
-    try:
-        core.search(position.heights, position.core_owners, position.side, k - 1, k)
-    except _Stop:
-        pass
-    finally:
-        core.progress = None
-    return core.nodes - n0
+    """Nodes of the core's search "value >= k?", stopped after `limit` nodes if given (by
+    the runs' own worker task)."""
+    return prove(None, position.heights, position.core_owners, position.side, k, limit, core=core)[1]
 
 
 def share_arg(text):

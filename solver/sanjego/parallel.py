@@ -326,8 +326,8 @@ class ParallelProof:
     def _finish(self, key, k, result):
         """Journals and applies a sub-proof's result (see prove) for leaf `key`, question ">= k"."""
         v, nodes, seconds = result
-        if v is None or v == DROPPED or v == INTERRUPTED:  # over budget: split
-            kind = "split" if v is None else v
+        if v is None or v == DROPPED or v == INTERRUPTED:  # no answer: only its nodes count
+            kind = "split" if v is None else v  # None: over budget, so the leaf is split
             record = {kind: key.hex(), "k": k, "nodes": nodes, "seconds": round(seconds, 4)}
         else:
             b = self.bounds[key]
@@ -573,9 +573,9 @@ class ParallelProof:
             self.workers = pool.workers
         # A local pool's one table can be kept between the sessions of a checkpointed run.
         warm_core = pool.owner if self.run is not None and isinstance(pool, LocalPool) else None
+        identify = lambda: self.warm_identity(warm_core, self.engine.seed)  # noqa: E731
         if warm_core is not None:
-            warm.start_session(self.run.path, warm_core, lambda: self.warm_identity(warm_core, self.engine.seed),
-                               self._note)
+            warm.start_session(self.run.path, warm_core, identify, self._note)
         inflight = {}
         med, step, raised, lowered, k = 0, 1, False, False, None
         t0 = saved = time.perf_counter()
@@ -583,8 +583,7 @@ class ParallelProof:
             while True:
                 if warm_core is not None and time.perf_counter() - saved >= WARM_SAVE_SECONDS:
                     # A sub-proof can run for hours: after kill -9 the last save keeps most of it.
-                    warm.end_session(self.run.path, warm_core, lambda: self.warm_identity(warm_core, self.engine.seed),
-                                     self._note, finished=False)
+                    warm.end_session(self.run.path, warm_core, identify, self._note, finished=False)
                     saved = time.perf_counter()
                 memo = self.intervals()
                 lo, hi = memo[self.root.key]
@@ -640,8 +639,7 @@ class ParallelProof:
                 self.run.journal.append({"session_wall": round(self.seconds, 3)})
             if self.run is not None:
                 lo, hi = self.intervals()[self.root.key]
-                warm.end_session(self.run.path, warm_core, lambda: self.warm_identity(warm_core, self.engine.seed),
-                                 self._note, finished=lo == hi)
+                warm.end_session(self.run.path, warm_core, identify, self._note, finished=lo == hi)
         value = self.intervals()[self.root.key][0]
         if self.run is not None:
             self.export(os.path.join(self.run.path, "frontier.sjt"))
