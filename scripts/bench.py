@@ -11,6 +11,7 @@ value, nodes, wall time, nodes per second and peak memory.
     python scripts/bench.py --boards 6x4 --table-min 5 6 7          # the table from 5, 6 or 7 towers
 """
 
+import itertools
 import os
 import platform
 import resource
@@ -28,6 +29,9 @@ from solver.sanjego.errors import SanJegoError  # noqa: E402
 from solver.sanjego.notation import replay  # noqa: E402
 
 SCALING = ["5x4", "6x4", "5x5", "7x4", "6x5"]
+# The core's settings a run can override: (column, width, Core attribute, option's dest).
+KNOBS = [("free", 4, "free_group_max", "free_groups"), ("etc", 4, "etc_min_towers", "etc"),
+         ("refute", 6, "refute_bonus", "refute_bonus"), ("tmin", 4, "table_min_towers", "table_min")]
 
 
 class TimeLimit(Exception):
@@ -89,28 +93,20 @@ def main():
     print(f"# commit {commit()}, {time.strftime('%Y-%m-%d')}, {platform.machine()} "
           f"{os.cpu_count()} cores, table {args.table_mb:g} MB, measure {args.measure}, "
           f"limit {args.limit:g} s")
-    print(f"{'board':>6} {'free':>4} {'etc':>4} {'refute':>6} {'tmin':>4} {'value':>6} {'nodes':>14} {'seconds':>9} {'Mnodes/s':>9} "
+    columns = " ".join(f"{column:>{width}}" for column, width, _, _ in KNOBS)
+    print(f"{'board':>6} {columns} {'value':>6} {'nodes':>14} {'seconds':>9} {'Mnodes/s':>9} "
           f"{'peak MB':>8}")  # peak of the process so far
-    runs = ((s, f, e, r, t) for s in boards for f in args.free_groups for e in args.etc
-            for r in args.refute_bonus for t in args.table_min)
-    for spec, free, etc, refute, tmin in runs:
+    for spec, *settings in itertools.product(boards, *(getattr(args, dest) for *_, dest in KNOBS)):
         position = starts[spec]
         engine = Engine(position.board, args.measure, table_mb=args.table_mb)
         for core in (engine.core, engine.margin_core):
-            if core is None:
-                continue
-            if free is not None:
-                core.free_group_max = free
-            if etc is not None:
-                core.etc_min_towers = etc
-            if refute is not None:
-                core.refute_bonus = refute
-            if tmin is not None:
-                core.table_min_towers = tmin
+            for (_, _, attribute, _), setting in zip(KNOBS, settings):
+                if core is not None and setting is not None:
+                    setattr(core, attribute, setting)
         value, seconds = timed_value(engine, position, args.limit)
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"{spec:>6} {engine.core.free_group_max:>4} {engine.core.etc_min_towers:>4} "
-              f"{engine.core.refute_bonus:>6} {engine.core.table_min_towers:>4} {value:>6} {engine.nodes:>14} {seconds:>9.2f} "
+        in_force = " ".join(f"{getattr(engine.core, attribute):>{width}}" for _, width, attribute, _ in KNOBS)
+        print(f"{spec:>6} {in_force} {value:>6} {engine.nodes:>14} {seconds:>9.2f} "
               f"{engine.nodes / seconds / 1e6:>9.2f} {peak:>8.0f}", flush=True)
         del engine  # frees the table now
 
