@@ -1067,34 +1067,6 @@ int sj_search(SJSolver *S, const SJPos *p, int alpha, int beta)
     return search(S, p, alpha, beta);
 }
 
-int sj_solve(SJSolver *S, const SJPos *p)
-{
-    return sj_solve_between(S, p, -SJ_INF, SJ_INF);
-}
-
-int sj_solve_between(SJSolver *S, const SJPos *p, int lo_known, int hi_known)
-{
-    int lo, hi;
-    sj_bounds(S, p, &lo, &hi);
-    if (lo < lo_known) lo = lo_known;
-    if (hi > hi_known) hi = hi_known;
-    S->stop = 0;
-    /* Null-window probes: gallop outward from 0 (small margins are the common
-     * case) until the value is bracketed from both sides, then bisect. */
-    int med = 0, step = 1, raised = 0, lowered = 0;
-    while (lo < hi && !S->stop) {
-        if (med < lo) med = lo;
-        if (med >= hi) med = hi - 1;
-        int r = search(S, p, med, med + 1);
-        if (r <= med) { hi = r; lowered = 1; } else { lo = r; raised = 1; }
-        if (raised && lowered) med = lo + (hi - lo) / 2;
-        else if (raised) med = lo + step - 1;
-        else med = hi - step;
-        step *= 2;
-    }
-    return lo;
-}
-
 static inline int entry_used(const SJEntry *e)
 {
     return e->check != 0 || e->data != 0;

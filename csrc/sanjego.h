@@ -180,9 +180,4 @@ void sj_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi);
  * v >= beta => value >= v, otherwise value == v. */
 int sj_search(SJSolver *S, const SJPos *p, int alpha, int beta);
 
-/* Exact value by null-window bisection on the score. */
-int sj_solve(SJSolver *S, const SJPos *p);
-/* The same, given that the value is known to lie in [lo, hi]. */
-int sj_solve_between(SJSolver *S, const SJPos *p, int lo, int hi);
-
 #endif

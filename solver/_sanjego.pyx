@@ -36,8 +36,6 @@ cdef extern from "sanjego.h":
     uint64_t sj_perft(SJSolver *S, const uint8_t *heights, const uint8_t *owners, int side, int depth) nogil
     void sj_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi)
     int sj_search(SJSolver *S, const SJPos *p, int alpha, int beta) nogil
-    int sj_solve(SJSolver *S, const SJPos *p) nogil
-    int sj_solve_between(SJSolver *S, const SJPos *p, int lo, int hi) nogil
 
 MEASURES = {"margin": SJ_MARGIN, "outcome": SJ_OUTCOME}
 
@@ -101,14 +99,11 @@ cdef class Core:
             raise e
 
     def solve(self, heights, owners, int side, int lo=-127, int hi=127):
-        """Exact value of the position (first player's view), known to lie in [lo, hi]."""
-        cdef SJPos p
-        cdef int v
-        self._load(&p, heights, owners, side)
-        with nogil:
-            v = sj_solve_between(self.S, &p, lo, hi)
-        self._raise_pending()
-        return v
+        """Exact value of the position (first player's view), known to lie in [lo, hi]:
+        null-window searches, their windows chosen by solver.sanjego.probes."""
+        from .sanjego import probes
+        blo, bhi = self.bounds(heights, owners, side)
+        return probes.solve(lambda k: self.search(heights, owners, side, k - 1, k), max(lo, blo), min(hi, bhi))
 
     def search(self, heights, owners, int side, int alpha, int beta):
         """Fail-soft alpha-beta result for the window (alpha, beta)."""

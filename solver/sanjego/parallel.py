@@ -4,7 +4,8 @@ The tree is expanded a few plies deep into a frontier (transpositions and
 symmetric positions merged by their canonical key). Each frontier leaf carries
 bounds [lo, hi] on its value; interior nodes get theirs by minimax over the
 children. The root value is found with null-window questions "is it >= k?",
-choosing k as the single-process solver does (gallop out from 0, then bisect).
+choosing k as the single-process solver does (`probes`: step out from 0, then
+bisect).
 A question is answered by sending undecided leaves to the workers as
 null-window searches; each answer tightens that leaf's bounds and is appended to
 the run's journal before it counts. With a node budget per sub-proof
@@ -52,6 +53,7 @@ from ..checkpoint import CheckpointError, RunDir, claimed, read_checked_json, ti
 from .board import board_from_spec, board_spec
 from .engine import ordered_moves
 from .notation import format_moves, replay
+from .probes import Probes
 from . import warm
 
 _core = None
@@ -115,12 +117,6 @@ def prove(config, heights, owners, side, k, budget=None, core=None):
     finally:
         core.progress = outer
     return v, core.nodes - n0, time.perf_counter() - t0
-
-
-def first_question(lo, hi, med=0):
-    """The k of the next question "value >= k?" for a root value known to lie in [lo, hi]
-    (lo < hi): the guess med, kept inside the interval. A resumed run starts at med = 0."""
-    return min(max(med, lo), hi - 1) + 1
 
 
 class Node:
@@ -543,7 +539,7 @@ class ParallelProof:
         out = {"bounds": [lo, hi], "subproofs": self.subproofs, "splits": self.splits, "nodes": self.nodes,
                "cpu_seconds": round(self.cpu_seconds, 3), "wall_seconds": round(self.wall_before, 3)}
         if lo < hi:
-            k = first_question(lo, hi)
+            k = Probes().question(lo, hi)  # as a resumed run asks first
             out["undecided_for"] = {"k": k, "leaves": len(self.undecided_leaves(k, memo))}
             top = self.question_progress(k, memo)
             if top:
@@ -577,7 +573,7 @@ class ParallelProof:
         if warm_core is not None:
             warm.start_session(self.run.path, warm_core, identify, self._note)
         inflight = {}
-        med, step, raised, lowered, k = 0, 1, False, False, None
+        probes = Probes()
         t0 = saved = time.perf_counter()
         try:
             while True:
@@ -589,18 +585,7 @@ class ParallelProof:
                 lo, hi = memo[self.root.key]
                 if lo == hi:
                     break
-                if k is not None and (lo >= k or hi < k):
-                    raised, lowered = raised or lo >= k, lowered or hi < k
-                    if raised and lowered:
-                        med = lo + (hi - lo) // 2
-                    elif raised:
-                        med = lo + step - 1
-                    else:
-                        med = hi - step
-                    step *= 2
-                    k = None
-                if k is None:
-                    k = first_question(lo, hi, med)
+                k = probes.question(lo, hi)
                 # Sub-proofs whose answer can no longer matter are stopped: their partial
                 # work stays in the table, and the worker is free for a leaf that matters.
                 undecided = self.undecided_leaves(k, memo)
