@@ -529,6 +529,34 @@ def test_focus_sends_every_worker_to_the_lead_once_it_holds_enough_replies(focus
     assert proof.schedule(k, memo, busy={order[0].key})[0] is order[1]
 
 
+def test_no_focus_once_a_root_move_is_settled_against_the_root(tmp_path):
+    board = Board.parse("4x3")
+    proof = ParallelProof(Engine(board, "margin", table_mb=4), Position.start(board), [], 2, workers=2, focus=1)
+    root, k = proof.root, 1
+    order = _root_order(proof, k)
+    lead = root.children[order[0]]
+    proof.bounds[_distinct_children(lead)[0].key] = [k, 12]  # the lead holds one reply
+    memo = proof.intervals()
+    assert proof.schedule(k, memo, busy=set())[1] in lead.children  # focused
+    other = next(c for c in root.children if c.key != lead.key)
+    proof.bounds[_distinct_children(other)[-1].key] = [-12, k - 1]  # a root move fails ">= 1"
+    memo = proof.intervals()
+    assert memo[other.key][1] < k
+    second = proof.schedule(k, memo, busy=set())[1]
+    assert second not in lead.children  # the hedge is back
+
+
+def test_focus_is_on_by_default_and_off_on_request(tmp_path):
+    r = subprocess.run(solve_cmd("4x3", "--focus", "x"), capture_output=True, text=True)
+    assert r.returncode == 2 and "positive integer or 'off'" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    for focus in ("off", "1"):
+        r = subprocess.run(solve_cmd("4x3", "--focus", focus), capture_output=True, text=True)
+        assert r.returncode == 0 and json.loads(r.stdout)["value"] == 2
+    from solver.sanjego.parallel import DEFAULT_FOCUS
+    board = Board.parse("4x3")
+    assert ParallelProof(Engine(board, table_mb=1), Position.start(board), [], 2).focus == DEFAULT_FOCUS == 2
+
+
 def test_local_pool_drops_a_sub_proof_on_request():
     from solver.sanjego.parallel import DROPPED, LocalPool
     board = Board(6, 4)

@@ -10,6 +10,7 @@ from ..cli import NodeProgress, Progress, positive_int_arg as _positive_int, see
 from .board import parse_board
 from .engine import DEFAULT_TABLE_MB, MEASURES, Engine
 from .notation import PASS_TOKEN, format_game, format_move, replay
+from .parallel import DEFAULT_FOCUS
 from .position import FIRST, OUTCOME_NAMES, PLAYER_NAMES, Position, value_name
 
 BOARD_HELP = ("board: WxH for the rectangle (e.g. 5x4), a built-in graph board (cube1, cube2, cube3, "
@@ -74,9 +75,10 @@ def add_parser(games):
                         "which become sub-proofs (journaled); part of the abandoned search is lost, while "
                         "a run stopped with Ctrl-C keeps most of its sub-proofs in flight in the warm table "
                         "(default: no limit)")
-    s.add_argument("--focus", metavar="N", type=_positive_int, default=None,
-                   help="once the first move searched first has N replies proven its way, every worker "
-                        "takes its replies instead of hedging on other first moves (default: always hedge)")
+    s.add_argument("--focus", metavar="N", type=_focus, default=None,
+                   help="once the first move searched first has N replies proven its way (and no first "
+                        "move is settled against it), every worker takes its replies instead of hedging "
+                        f"on other first moves; 'off': always hedge (default: {DEFAULT_FOCUS})")
     s.set_defaults(handler=cmd_solve)
     s = commands.add_parser("line", help="an optimal continuation to the end, numbered")
     common(s)
@@ -269,6 +271,15 @@ class FrontierProgress(Progress):
                   f"{proof.nodes + proof.live_nodes:,} nodes, {rate:.2f} M nodes/s/worker")
 
 
+def _focus(text):
+    if text == "off":
+        return text
+    try:
+        return _positive_int(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer or 'off', got {text!r}") from None
+
+
 def solve_parallel(args, engine, position, moves):
     from ..checkpoint import CheckpointError
     from ..cli import UsageError
@@ -280,7 +291,8 @@ def solve_parallel(args, engine, position, moves):
         proof = ParallelProof(engine, position, moves, args.depth, run_dir=args.run, resume=args.resume,
                               workers=args.workers, scheduler=args.scheduler, progress=progress,
                               table_mb=args.table_mb, start_heads=start_heads(engine.board, args.heads),
-                              split_nodes=args.split_nodes, focus=args.focus)
+                              split_nodes=args.split_nodes,
+                              focus={None: DEFAULT_FOCUS, "off": None}.get(args.focus, args.focus))
         value = proof.solve()
     except (CheckpointError, RuntimeError) as e:
         raise UsageError(str(e)) from None
@@ -290,7 +302,7 @@ def solve_parallel(args, engine, position, moves):
 
 
 def cmd_solve(args):
-    parallel = bool(args.workers or args.run or args.scheduler or args.resume or args.split_nodes or args.focus)
+    parallel = bool(args.workers or args.run or args.scheduler or args.resume or args.split_nodes or args.focus is not None)
     # In a parallel proof the workers hold the tables; this process only needs bounds.
     engine, position, moves = _setup(args, table_mb=1 if parallel else None)
     t0 = time.perf_counter()
