@@ -105,6 +105,26 @@ def test_a_file_for_other_options_is_refused(tmp_path, change, message):
         warm.load(path, core_for(board, 1), dict(ident, **change))
 
 
+def test_a_file_from_a_core_declared_the_same_is_used(tmp_path, monkeypatch):
+    board, start, path, ident = saved(tmp_path)
+    newer = dict(ident, core="1" * 16)
+    with pytest.raises(warm.WarmTableError, match="another core"):
+        warm.load(path, core_for(board, 1), newer)
+    monkeypatch.setitem(warm.SAME_TABLES, "1" * 16, (ident["core"],))
+    fresh = core_for(board, 1)
+    assert warm.load(path, fresh, newer) > 0
+    assert solve(fresh, start)[0] == Engine(board, table_mb=1).value(start)
+    with pytest.raises(warm.WarmTableError, match="another seed"):  # the rest must still match
+        warm.load(path, core_for(board, 1), dict(newer, seed=7))
+
+
+def test_same_tables_declares_only_earlier_cores():
+    core = Core(4, 4)
+    for newer, earlier in warm.SAME_TABLES.items():
+        assert newer not in earlier and len(newer) == 16
+    assert all(core.core_source not in earlier for earlier in warm.SAME_TABLES.values())
+
+
 def test_a_smaller_saved_table_is_refused(tmp_path):
     board, _, path, ident = saved(tmp_path)
     with pytest.raises(warm.WarmTableError, match="smaller table"):
