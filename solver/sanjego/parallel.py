@@ -42,7 +42,7 @@ leaves: on a big board a reply costs hours, and the hedge on other first moves
 is wasted whenever the lead holds. Not while a root move is settled against the
 root's mover for the question: then the question likely fails at the root, every
 move must be settled, and the hedge is work the proof needs. The default, 2, comes
-from the journals: the hedge of the "≥ +1" question took 0.65 of 10.15 x 10^9 nodes
+from the journals: the hedge of the "≥ +1" question took 0.68 of 10.15 x 10^9 nodes
 of 6x5 from scratch and 7.0 of 46.0 x 10^9 of 8x4 (replies to a second first move
 while the first one held).
 """
