@@ -529,7 +529,7 @@ def test_focus_sends_every_worker_to_the_lead_once_it_holds_enough_replies(focus
     assert proof.schedule(k, memo, busy={order[0].key})[0] is order[1]
 
 
-def test_no_focus_once_a_root_move_is_settled_against_the_root(tmp_path):
+def test_no_focus_once_a_root_move_is_settled_against_the_root():
     board = Board.parse("4x3")
     proof = ParallelProof(Engine(board, "margin", table_mb=4), Position.start(board), [], 2, workers=2, focus=1)
     root, k = proof.root, 1
@@ -546,7 +546,7 @@ def test_no_focus_once_a_root_move_is_settled_against_the_root(tmp_path):
     assert second not in lead.children  # the hedge is back
 
 
-def test_focus_is_on_by_default_and_off_on_request(tmp_path):
+def test_focus_is_on_by_default_and_off_on_request():
     r = subprocess.run(solve_cmd("4x3", "--focus", "x"), capture_output=True, text=True)
     assert r.returncode == 2 and "positive integer or 'off'" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     for focus in ("off", "1"):
