@@ -185,9 +185,8 @@ def test_schedule_tries_deciding_moves_first_and_spreads_workers():
     proof.bounds[refuted.key] = [-12, 0]
     memo = proof.intervals()
     # The replies decided their node; the first moves leading to that node (it and its
-    # mirror image) failed at the root.
-    to_first = {m for m, c in zip(root.moves, root.children) if c is first}
-    assert proof.deciding_moves(k, memo) == {**{(1, m): 1 for m in deciders}, **{(0, m): -1 for m in to_first}}
+    # mirror image) failed at the root, which does not count against them.
+    assert proof.deciding_moves(k, memo) == {(1, m): 1 for m in deciders}
     order = proof.schedule(k, memo, busy=set())
     assert len({leaf.key for leaf in order}) == len(order)
     undecided = {leaf.key for leaf, _ in proof.undecided_leaves(k, memo)}
@@ -198,6 +197,23 @@ def test_schedule_tries_deciding_moves_first_and_spreads_workers():
     # The second pick is the first reply to another first move, not a sibling of the first.
     assert order[1] not in second.children
     assert proof.schedule(k, memo, busy={order[0].key})[0] is order[1]
+
+
+def test_a_reply_that_failed_elsewhere_keeps_its_place_among_untried_replies():
+    # Session 24's 6x5 run e: one failure put a first move's cheap refuter behind
+    # every untried reply. A failure is no evidence against the next first move.
+    board = Board.parse("4x3")
+    proof = ParallelProof(Engine(board, table_mb=4), Position.start(board), [], 2, workers=2)
+    k = 1
+    first, second = proof.root.children[0], proof.root.children[1]
+    before = proof._search_order(second, {}, k, proof.intervals())
+    for m, c in zip(first.moves, first.children):
+        if m in second.moves:
+            proof.bounds[c.key] = [k, 12]  # this reply failed to refute the first move
+            break
+    memo = proof.intervals()
+    assert proof.deciding_moves(k, memo) == {}
+    assert proof._search_order(second, proof.deciding_moves(k, memo), k, memo) == before
 
 
 def test_status_reports_what_the_journal_proves(tmp_path):
