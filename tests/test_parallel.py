@@ -216,23 +216,6 @@ def test_a_reply_that_failed_elsewhere_keeps_its_place_among_untried_replies():
     assert proof._search_order(second, proof.deciding_moves(k, memo), k, memo) == before
 
 
-def test_a_free_worker_does_not_race_a_busy_one_on_the_same_move():
-    # The order below a move can change while a worker is on one of its replies (another
-    # reply refuted a different move meanwhile): the next free worker then takes another
-    # move, not the reply now first there.
-    board = Board.parse("4x3")
-    proof = ParallelProof(Engine(board, table_mb=4), Position.start(board), [], 2, workers=2)
-    k, root = 1, proof.root
-    memo = proof.intervals()
-    lead = root.children[proof._search_order(root, {}, k, memo)[0]]
-    busy_leaf = lead.children[proof._search_order(lead, {}, k, memo)[1]]  # not its first
-    assert proof.schedule(k, memo, busy=set())[0] is lead.children[proof._search_order(lead, {}, k, memo)[0]]
-    pick = proof.schedule(k, memo, busy={busy_leaf.key})[0]
-    assert pick not in lead.children
-    assert {leaf.key for leaf, _ in proof.undecided_leaves(k, memo, {busy_leaf.key})} == \
-        {leaf.key for leaf, _ in proof.undecided_leaves(k, memo)}
-
-
 def test_status_reports_what_the_journal_proves(tmp_path):
     run = tmp_path / "run"
     r = subprocess.run(solve_cmd("4x3", "--run", str(run), "--workers", "1", "--depth", "2",

@@ -485,17 +485,12 @@ class ParallelProof:
                 break
         return out
 
-    def undecided_leaves(self, k, memo, busy=frozenset()):
+    def undecided_leaves(self, k, memo):
         """Leaves whose answer to ">= k" can still change the root's, depth-first in
         search order, each with the number of times its path below the root leaves
         a node by other than its first undecided child (at the root itself only once
-        the lead has `focus` children settled its way). Below the root, a child with
-        a leaf in `busy` (keys of sub-proofs in flight) counts as its node's first:
-        when the order changes while a worker refutes a move with one reply, the next
-        free worker takes another move rather than race it with a second reply (one
-        of the two would be dropped, 0.4 of 8.4 x 10^9 nodes of 6x5)."""
+        the lead has `focus` children settled its way)."""
         out, seen = [], set()
-        in_flight = self._ancestors_of(busy) if busy else set()
         deciding = self.deciding_moves(k, memo)
         focused = False
         root = self.root
@@ -514,10 +509,7 @@ class ParallelProof:
                 out.append((node, detours))
                 return
             first = True
-            order = self._search_order(node, deciding, k, memo)
-            if in_flight and node is not root:
-                order.sort(key=lambda i: node.children[i].key not in in_flight)
-            for i in order:
+            for i in self._search_order(node, deciding, k, memo):
                 child = node.children[i]
                 clo, chi = memo[child.key]
                 if clo >= k or chi < k:
@@ -530,27 +522,13 @@ class ParallelProof:
         walk(root, 0)
         return out
 
-    def _ancestors_of(self, keys):
-        """Keys of the nodes that have a node with a key in `keys` below them or are one."""
-        below = {}
-
-        def visit(node):
-            r = below.get(node.key)
-            if r is None:
-                r = below[node.key] = node.key in keys or (
-                    node.children is not None and any([visit(c) for c in node.children]))
-            return r
-
-        visit(self.root)
-        return {key for key, r in below.items() if r}
-
     def schedule(self, k, memo, busy, undecided=None):
         """Undecided leaves not in `busy`, in the order free workers should take
         them: alternately the depth-first next and the next with fewest detours
         (counting the busy workers as having taken the first turns). `undecided`:
-        undecided_leaves(k, memo, busy) where the caller has it already."""
+        undecided_leaves(k, memo) where the caller has it already."""
         if undecided is None:
-            undecided = self.undecided_leaves(k, memo, busy)
+            undecided = self.undecided_leaves(k, memo)
         leaves = [(leaf, d) for leaf, d in undecided if leaf.key not in busy]
         deep = [leaf for leaf, _ in leaves]
         wide = [leaf for leaf, _ in sorted(leaves, key=lambda e: e[1])]  # stable: depth-first ties
@@ -623,13 +601,12 @@ class ParallelProof:
                 k = probes.question(lo, hi)
                 # Sub-proofs whose answer can no longer matter are stopped: their partial
                 # work stays in the table, and the worker is free for a leaf that matters.
-                busy = {key for key, fk in inflight.values() if fk == k}
-                undecided = self.undecided_leaves(k, memo, busy)
+                undecided = self.undecided_leaves(k, memo)
                 relevant = {leaf.key for leaf, _ in undecided}
                 for future, (key, fk) in inflight.items():
                     if key not in relevant:
                         pool.drop(future)
-                todo = self.schedule(k, memo, busy, undecided)
+                todo = self.schedule(k, memo, {key for key, fk in inflight.values() if fk == k}, undecided)
                 for leaf in todo[:max(0, self.workers - len(inflight))]:
                     p = leaf.position
                     inflight[pool.submit(self.config, p.heights, p.core_owners, p.side, k,
