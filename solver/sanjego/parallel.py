@@ -34,10 +34,12 @@ refutation that works for one first move often works for the next) are tried
 first, by how many nodes they decided; ties keep the core's static order. A
 failure elsewhere does not count against a move: in session 24's 6x5 runs one
 failure put the cheap refuter of a first move behind every untried reply and
-cost 2 x 10^9 nodes (counting successes only: 9.56 -> 8.44 x 10^9 nodes). With several workers, every second free
-worker takes the depth-first next leaf and the others take leaves that are
-first choices below the root, so that the workers spread over the root's moves
-instead of racing each other for the same reply. With `focus` = N, once the
+cost 2 x 10^9 nodes (counting successes only: 9.56 -> 8.44 x 10^9 nodes).
+With several workers, every second free worker takes the depth-first next leaf
+and the others take leaves that are first choices below the root, so that the
+workers spread over the root's moves instead of racing each other for the same
+reply (keeping a free worker off a move another worker is on was measured worse:
+when the order there changes, the racing worker tries the better refuter). With `focus` = N, once the
 root's first choice (the lead) has N of its children settled its way, the
 other root moves count as detours too, so that all workers take the lead's
 leaves: on a big board a reply costs hours, and the hedge on other first moves
