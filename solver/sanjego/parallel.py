@@ -40,8 +40,8 @@ and the others take leaves that are first choices below the root, so that the
 workers spread over the root's moves instead of racing each other for the same
 reply (keeping a free worker off a move another worker is on was measured worse:
 when the order there changes, the racing worker tries the better refuter).
-With `focus` = N, once the root's first choice (the lead) has N of its children settled its way, the
-other root moves count as detours too, so that all workers take the lead's
+With `focus` = N, once the root's first choice (the lead) has N of its
+children settled its way, the other root moves count as detours too, so that all workers take the lead's
 leaves: on a big board a reply costs hours, and the hedge on other first moves
 is wasted whenever the lead holds. Not while a root move is settled against the
 root's mover for the question: then the question likely fails at the root, every
