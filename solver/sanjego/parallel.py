@@ -24,31 +24,30 @@ sub-proof in flight whose leaf becomes irrelevant is stopped (journaled as
 dropped, with its nodes): a refutation costs up to 10^9 nodes on 6x5, and
 two workers often race to refute the same first move.
 
-Order matters because one answer can make others irrelevant. Within a node,
-the child with the most of its own children already settled in the node's
-mover's favour comes first: it is the one the proof is being built on (at the
-root, the first move with the most replies proven), so the search stays on it
-rather than wander off to a move that merely looks good. Then moves that
-already decided other nodes of the frontier for the same question (a
-refutation that works for one first move often works for the next) are tried
-first, by how many nodes they decided; ties keep the core's static order. A
-failure elsewhere does not count against a move: in session 24's 6x5 runs one
-failure put the cheap refuter of a first move behind every untried reply and
-cost 2 x 10^9 nodes (counting successes only: 9.56 -> 8.44 x 10^9 nodes).
-With several workers, every second free worker takes the depth-first next leaf
-and the others take leaves that are first choices below the root, so that the
-workers spread over the root's moves instead of racing each other for the same
-reply (keeping a free worker off a move another worker is on was measured worse:
-when the order there changes, the racing worker tries the better refuter).
-With `focus` = N, once the root's first choice (the lead) has N of its
-children settled its way, the other root moves count as detours too, so that all workers take the lead's
-leaves: on a big board a reply costs hours, and the hedge on other first moves
-is wasted whenever the lead holds. Not while a root move is settled against the
-root's mover for the question: then the question likely fails at the root, every
-move must be settled, and the hedge is work the proof needs. The default, 2, comes
-from the journals: the hedge of the "≥ +1" question took 0.68 of 10.15 x 10^9 nodes
-of 6x5 from scratch and 7.0 of 46.0 x 10^9 of 8x4 (replies to a second first move
-while the first one held).
+Order matters because one answer can make others irrelevant. Within a node, the
+child with the most of its own children already settled in the node's mover's favour
+comes first: it is the one the proof is being built on (at the root, the first move
+with the most replies proven), so the search stays on it rather than wander off to a
+move that merely looks good. Then moves that already decided other nodes of the
+frontier for the same question (a refutation that works for one first move often
+works for the next) are tried first, by how many nodes they decided; ties keep the
+core's static order. A failure elsewhere does not count against a move: in session
+24's 6x5 runs one failure put the cheap refuter of a first move behind every untried
+reply and cost 2 x 10^9 nodes (counting successes only: 9.56 -> 8.44 x 10^9 nodes).
+With several workers, every second free worker takes the depth-first next leaf and
+the others take leaves that are first choices below the root, so that the workers
+spread over the root's moves instead of racing each other for the same reply
+(keeping a free worker off a move another worker is on was measured worse: when the
+order there changes, the racing worker tries the better refuter). With `focus` = N,
+once the root's first choice (the lead) has N of its children settled its way, the
+other root moves count as detours too, so that all workers take the lead's leaves:
+on a big board a reply costs hours, and the hedge on other first moves is wasted
+whenever the lead holds. Not while a root move is settled against the root's mover
+for the question: then the question likely fails at the root, every move must be
+settled, and the hedge is work the proof needs. The default, 2, comes from the
+journals: the hedge of the "≥ +1" question took 0.68 of 10.15 x 10^9 nodes of 6x5
+from scratch and 7.0 of 46.0 x 10^9 of 8x4 (replies to a second first move while the
+first one held).
 """
 
 import concurrent.futures
