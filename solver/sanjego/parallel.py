@@ -127,6 +127,13 @@ def prove(config, heights, owners, side, k, budget=None, core=None):
     return v, core.nodes - n0, time.perf_counter() - t0
 
 
+def _favours_mover(node, key, k, memo):
+    """Whether the answer to ">= k" at `key` is settled in favour of `node`'s mover
+    (at a max node: >= k; at a min node: < k)."""
+    lo, hi = memo[key]
+    return lo >= k if node.maximise else hi < k
+
+
 class Node:
     __slots__ = ("position", "key", "children", "moves", "maximise", "final")
 
@@ -432,8 +439,7 @@ class ParallelProof:
             seen.add(node.key)
             side = node.position.side
             for move, child in zip(node.moves, node.children):
-                lo, hi = memo[child.key]
-                if (lo >= k if node.maximise else hi < k):
+                if _favours_mover(node, child.key, k, memo):
                     counts[side, move] = counts.get((side, move), 0) + 1
                 stack.append(child)
         return counts
@@ -441,13 +447,10 @@ class ParallelProof:
     @staticmethod
     def _settled_for_mover(node, child, k, memo):
         """How many distinct children of `child` are settled in favour of `node`'s mover
-        for ">= k" (at a max node: >= k; at a min node: < k)."""
+        for ">= k"."""
         if child.children is None:
             return 0
-        grand = {c.key for c in child.children}
-        if node.maximise:
-            return sum(memo[g][0] >= k for g in grand)
-        return sum(memo[g][1] < k for g in grand)
+        return sum(_favours_mover(node, g, k, memo) for g in {c.key for c in child.children})
 
     @staticmethod
     def _settled_against_mover(node, child, k, memo):
