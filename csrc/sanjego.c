@@ -1099,24 +1099,35 @@ uint64_t sj_table_export(const SJSolver *S, int min_work, uint8_t *out, uint64_t
     return n;
 }
 
+/* An entry's bucket is the low bits of key2, and an entry keeps only its slot. Into a
+ * table of fewer buckets, the slot's low bits give the bucket. Into one of more buckets,
+ * the bits the smaller table did not use are unknown, so a copy goes into every bucket
+ * the entry could belong to: the copies in the wrong buckets cannot match another
+ * position (they still need key1 and lock2 to agree), and saved entries are at most one
+ * slot in 64, so the copies fill at most that share of the bigger table too. */
 uint64_t sj_table_import(SJSolver *S, const uint8_t *in, uint64_t n, uint64_t saved_buckets)
 {
-    if (saved_buckets < S->table_buckets || (saved_buckets & (saved_buckets - 1))) return 0;
+    if (saved_buckets == 0 || (saved_buckets & (saved_buckets - 1))) return 0;
+    uint64_t copies = S->table_buckets > saved_buckets ? S->table_buckets / saved_buckets : 1;
     uint64_t placed = 0;
     for (uint64_t k = 0; k < n; k++) {
         uint64_t words[3];
         memcpy(words, in + 24 * k, sizeof words);
         if (words[0] >= saved_buckets * 4) continue;
-        SJEntry *bucket = &S->table[(words[0] / 4 & (S->table_buckets - 1)) * 4];
         SJEntry incoming = {words[1], words[2]};
-        int victim = 0;
-        for (int i = 0; i < 4; i++) {
-            if (!entry_used(&bucket[i])) { victim = i; break; }
-            if (entry_work(&bucket[i]) < entry_work(&bucket[victim])) victim = i;
+        int any = 0;
+        for (uint64_t c = 0; c < copies; c++) {
+            SJEntry *bucket = &S->table[((words[0] / 4 + c * saved_buckets) & (S->table_buckets - 1)) * 4];
+            int victim = 0;
+            for (int i = 0; i < 4; i++) {
+                if (!entry_used(&bucket[i])) { victim = i; break; }
+                if (entry_work(&bucket[i]) < entry_work(&bucket[victim])) victim = i;
+            }
+            if (entry_used(&bucket[victim]) && entry_work(&bucket[victim]) >= entry_work(&incoming)) continue;
+            bucket[victim] = incoming;
+            any = 1;
         }
-        if (entry_used(&bucket[victim]) && entry_work(&bucket[victim]) >= entry_work(&incoming)) continue;
-        bucket[victim] = incoming;
-        placed++;
+        placed += any;
     }
     return placed;
 }

@@ -172,11 +172,12 @@ cdef class Core:
         return out
 
     def table_import(self, const uint8_t[::1] entries, uint64_t saved_buckets):
-        """Puts exported entries back (from a table of saved_buckets buckets, at least this
-        one's); returns how many were placed."""
+        """Puts exported entries back (from a table of saved_buckets buckets, a power of
+        two; into a bigger table each goes into every bucket it could belong to); returns
+        how many were placed."""
         if entries.shape[0] % 24:
             raise ValueError("entries must be 24-byte triples")
-        if saved_buckets < self.S.table_buckets or saved_buckets & (saved_buckets - 1):
+        if saved_buckets == 0 or saved_buckets & (saved_buckets - 1):
             raise ValueError(f"entries from a table of {saved_buckets} buckets cannot go into one of "
                              f"{self.S.table_buckets}")
         if entries.shape[0] == 0:
