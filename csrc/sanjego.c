@@ -194,6 +194,7 @@ void sj_free(SJSolver *S)
     if (!S) return;
     if (S->table_owned) free(S->table);
     free(S->group_memo);
+    free(S->book);
     free(S);
 }
 
@@ -207,6 +208,8 @@ SJSolver *sj_new_sharing(const SJSolver *owner)
     if (!S->group_memo) { free(S); return NULL; }
     S->nodes = S->tt_hits = S->tt_stores = 0;
     S->stop = 0;
+    S->book = NULL; /* each thread has its own */
+    S->book_len = S->book_cap = 0;
     S->poll = NULL;
     S->poll_ctx = NULL;
     return S;
@@ -883,6 +886,34 @@ static inline int pick_next(SJMove *moves, int i, int n)
     return i + 1;
 }
 
+static void book_add(SJSolver *S, const SJPos *p, int lo, int hi, int work)
+{
+    while (S->book_len == S->book_cap) {
+        /* Full: only costlier subtrees from now on, and only those kept. */
+        S->book_min_work++;
+        uint64_t kept = 0;
+        for (uint64_t i = 0; i < S->book_len; i++)
+            if (S->book[i].work >= S->book_min_work) S->book[kept++] = S->book[i];
+        S->book_len = kept;
+    }
+    if (work < S->book_min_work) return;
+    SJBookEntry *e = &S->book[S->book_len++];
+    memset(e, 0, sizeof *e);
+    e->occ = p->occ;
+    e->own0 = p->own0;
+    e->head = p->head;
+    for (uint64_t m = p->occ; m;) {
+        int c = pop_lsb(&m);
+        e->height[c] = p->height[c];
+    }
+    memcpy(e->best, p->best, sizeof e->best);
+    memcpy(e->tempo, p->tempo, sizeof e->tempo);
+    e->side = (uint8_t)p->side;
+    e->lo = (int8_t)lo;
+    e->hi = (int8_t)hi;
+    e->work = (uint8_t)work;
+}
+
 static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
 {
     if ((++S->nodes & (POLL_INTERVAL - 1)) == 0 && S->poll && S->poll(S->poll_ctx))
@@ -1054,6 +1085,7 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
     if (best < beta0 && best < hi) hi = best;
     if (best > alpha0 && best > lo) lo = best;
     int work = ilog2(S->nodes - nodes0 + 1) / 2;
+    if (S->book && work >= S->book_min_work) book_add(S, p, lo, hi, work);
     if (best_from == SJ_TEMPO)
         store(S, bucket, key1, lock2, lo, hi, SJ_TEMPO, 0, work);
     else
@@ -1099,23 +1131,106 @@ uint64_t sj_table_export(const SJSolver *S, int min_work, uint8_t *out, uint64_t
     return n;
 }
 
+/* An entry's bucket is the low bits of key2, and an entry keeps only its slot. Into a
+ * table of fewer buckets, the slot's low bits give the bucket. Into one of more buckets,
+ * the bits the smaller table did not use are unknown, so a copy goes into every bucket
+ * the entry could belong to: the copies in the wrong buckets cannot match another
+ * position (they still need key1 and lock2 to agree), and saved entries are at most one
+ * slot in 64, so the copies fill at most that share of the bigger table too. */
 uint64_t sj_table_import(SJSolver *S, const uint8_t *in, uint64_t n, uint64_t saved_buckets)
 {
-    if (saved_buckets < S->table_buckets || (saved_buckets & (saved_buckets - 1))) return 0;
+    if (saved_buckets == 0 || (saved_buckets & (saved_buckets - 1))) return 0;
+    uint64_t copies = S->table_buckets > saved_buckets ? S->table_buckets / saved_buckets : 1;
     uint64_t placed = 0;
     for (uint64_t k = 0; k < n; k++) {
         uint64_t words[3];
         memcpy(words, in + 24 * k, sizeof words);
         if (words[0] >= saved_buckets * 4) continue;
-        SJEntry *bucket = &S->table[(words[0] / 4 & (S->table_buckets - 1)) * 4];
         SJEntry incoming = {words[1], words[2]};
-        int victim = 0;
-        for (int i = 0; i < 4; i++) {
-            if (!entry_used(&bucket[i])) { victim = i; break; }
-            if (entry_work(&bucket[i]) < entry_work(&bucket[victim])) victim = i;
+        int any = 0;
+        for (uint64_t c = 0; c < copies; c++) {
+            SJEntry *bucket = &S->table[((words[0] / 4 + c * saved_buckets) & (S->table_buckets - 1)) * 4];
+            int victim = 0;
+            for (int i = 0; i < 4; i++) {
+                if (!entry_used(&bucket[i])) { victim = i; break; }
+                if (entry_work(&bucket[i]) < entry_work(&bucket[victim])) victim = i;
+            }
+            if (entry_used(&bucket[victim]) && entry_work(&bucket[victim]) >= entry_work(&incoming)) continue;
+            bucket[victim] = incoming;
+            any = 1;
         }
-        if (entry_used(&bucket[victim]) && entry_work(&bucket[victim]) >= entry_work(&incoming)) continue;
-        bucket[victim] = incoming;
+        placed += any;
+    }
+    return placed;
+}
+
+int sj_book_start(SJSolver *S, int min_work, uint64_t capacity)
+{
+    free(S->book);
+    S->book = NULL;
+    S->book_len = S->book_cap = 0;
+    if (capacity == 0) return 0;
+    S->book = malloc(capacity * sizeof *S->book);
+    if (!S->book) return -1;
+    S->book_cap = capacity;
+    S->book_min_work = S->book_base_work = min_work;
+    return 0;
+}
+
+uint64_t sj_book_len(const SJSolver *S)
+{
+    return S->book_len;
+}
+
+uint64_t sj_book_take(SJSolver *S, uint8_t *out, uint64_t max)
+{
+    uint64_t n = S->book_len < max ? S->book_len : max;
+    for (uint64_t i = 0; i < n; i++) {
+        const SJBookEntry *e = &S->book[i];
+        uint8_t *o = out + SJ_BOOK_ENTRY_BYTES * i;
+        memcpy(o, &e->occ, 8);
+        memcpy(o + 8, &e->own0, 8);
+        memcpy(o + 16, &e->head, 8);
+        memcpy(o + 24, e->height, SJ_MAX_CELLS);
+        memcpy(o + 88, e->best, 4);
+        memcpy(o + 92, e->tempo, 2);
+        o[94] = e->side;
+        o[95] = (uint8_t)e->lo;
+        o[96] = (uint8_t)e->hi;
+        o[97] = e->work;
+    }
+    S->book_len = 0;
+    S->book_min_work = S->book_base_work;
+    return n;
+}
+
+uint64_t sj_book_put(SJSolver *S, const uint8_t *in, uint64_t n)
+{
+    uint64_t placed = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        const uint8_t *o = in + SJ_BOOK_ENTRY_BYTES * i;
+        uint64_t occ, own0, head;
+        memcpy(&occ, o, 8);
+        memcpy(&own0, o + 8, 8);
+        memcpy(&head, o + 16, 8);
+        int side = o[94], lo = (int8_t)o[95], hi = (int8_t)o[96], work = o[97];
+        if ((occ & ~S->board_mask) || (own0 & ~occ) || (head & ~occ) || side > 1 || lo > hi) continue;
+        uint8_t heights[SJ_MAX_CELLS] = {0}, owners[SJ_MAX_CELLS] = {0};
+        int ok = 1;
+        for (int c = 0; c < S->n; c++) {
+            heights[c] = o[24 + c];
+            if ((heights[c] != 0) != (int)((occ >> c) & 1)) ok = 0;
+            owners[c] = (uint8_t)(((own0 >> c) & 1 ? 0 : 1) | ((head >> c) & 1 ? 2 : 0));
+        }
+        if (!ok) continue;
+        SJPos p;
+        sj_load(S, &p, heights, owners, side);
+        if (p.occ != occ || p.head != head) continue; /* not a position the search holds */
+        memcpy(p.best, o + 88, 4);
+        memcpy(p.tempo, o + 92, 2);
+        uint64_t key1, key2;
+        canonical(S, &p, &key1, &key2);
+        store(S, bucket_of(S, key2), key1, (uint16_t)(key2 >> 32), lo, hi, 0, 0, work);
         placed++;
     }
     return placed;

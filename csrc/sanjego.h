@@ -79,6 +79,21 @@ typedef struct {
     uint64_t a, b;
 } SJZob;
 
+/* A book entry: a position as the search holds it (active towers only, banked towers and
+ * tempo moves apart) whose search took at least 4^work nodes, with the bounds it proved.
+ * Unlike a table entry it names the position itself, so it means the same to any core
+ * with the same rules, keys and table size (see sj_book_start). */
+typedef struct {
+    uint64_t occ, own0, head;
+    uint8_t height[SJ_MAX_CELLS];   /* 0 off occ */
+    uint8_t best[2][2];
+    uint8_t tempo[2];
+    uint8_t side;
+    int8_t lo, hi;
+    uint8_t work;
+} SJBookEntry;
+#define SJ_BOOK_ENTRY_BYTES 98      /* packed, little-endian, in the order above */
+
 /* A remembered group hash (see group_hash): the group's cells and their labels, 10 bits each. */
 typedef struct {
     uint64_t cells, labels, h1, h2;
@@ -116,6 +131,9 @@ typedef struct {
                                  * (reply_from -1: none, e.g. decided by its bounds) */
     int refute_bonus;           /* score added to the moves that take away a reply that
                                  * refuted an earlier move of the same node (0: off) */
+    SJBookEntry *book;          /* this thread's book (NULL: off), see sj_book_start */
+    uint64_t book_len, book_cap;
+    int book_min_work, book_base_work;
     int (*poll)(void *ctx);     /* called every 2^20 nodes; nonzero aborts the search */
     void *poll_ctx;
 } SJSolver;
@@ -152,6 +170,17 @@ uint64_t sj_table_export(const SJSolver *S, int min_work, uint8_t *out, uint64_t
  * two at least this table's (a slot's bucket modulo the smaller count is then the bucket
  * its key picks here). Returns how many were placed. */
 uint64_t sj_table_import(SJSolver *S, const uint8_t *in, uint64_t n, uint64_t saved_buckets);
+/* The book: while on, every search of this solver (one thread) records the positions whose
+ * subtrees took at least 4^min_work nodes, with their bounds; a search stopped midway keeps
+ * what it finished. Full at `capacity`, it keeps only the costlier ones (min_work goes up).
+ * capacity 0 turns it off. Returns 0, or -1 when out of memory. */
+int sj_book_start(SJSolver *S, int min_work, uint64_t capacity);
+uint64_t sj_book_len(const SJSolver *S);
+/* Writes up to max entries (SJ_BOOK_ENTRY_BYTES each) and empties the book; returns how many. */
+uint64_t sj_book_take(SJSolver *S, uint8_t *out, uint64_t max);
+/* Stores book entries into the table; returns how many were positions of this board as the
+ * search holds them (the others are skipped). */
+uint64_t sj_book_put(SJSolver *S, const uint8_t *in, uint64_t n);
 /* A hash of the core's sources (given by setup.py), or "unknown": saved entries are only
  * used by the core that made them. */
 const char *sj_core_source(void);

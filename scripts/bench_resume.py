@@ -1,6 +1,7 @@
 """What a stop costs one long search: a null-window search stopped after a share of its
-nodes, then searched again with the whole table, or with only the entries a warm table
-keeps (those of at least 4^W nodes), against the same search without a stop.
+nodes, then searched again with nothing kept, with the run's costly subtrees (see
+solver/sanjego/subtrees.py), with only the entries a warm table keeps (those of at least
+4^W nodes), or with the whole table, against the same search without a stop.
 
     python scripts/bench_resume.py --board 6x5 --moves 'e3-d3 b3-c3' --k 2 --at 0.25 0.5 0.75
 
@@ -21,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from solver._sanjego import Core  # noqa: E402
 from solver.cli import ArgumentParser, table_mb_arg  # noqa: E402
 from solver.provenance import commit  # noqa: E402
-from solver.sanjego import Board, Position  # noqa: E402
+from solver.sanjego import Board, Position, subtrees  # noqa: E402
 from solver.sanjego.errors import SanJegoError  # noqa: E402
 from solver.sanjego.notation import replay  # noqa: E402
 from solver.sanjego.parallel import prove  # noqa: E402
@@ -79,7 +80,15 @@ def main():
     print(f"{'-':>10} {'-':>13} {'-':>16} {'-':>10} {full:>13} {'':>7}", flush=True)
     for share in args.at:
         core = fresh()
+        core.book_start(subtrees.MIN_WORK, subtrees.CAPACITY)
         first = search(core, position, args.k, int(share * full))
+        book = subtrees.costliest(core.book_take(), Core.BOOK_ENTRY_BYTES)
+        for label, entries in (("nothing", b""), ("costly subtrees", book)):
+            resumed = fresh()
+            resumed.book_put(entries)
+            total = first + search(resumed, position, args.k)
+            print(f"{share:>10g} {first:>13} {label:>16} {len(entries) // Core.BOOK_ENTRY_BYTES:>10} {total:>13} "
+                  f"{100 * total / full - 100:>+6.1f}%", flush=True)
         kept = [(f">= 4^{w} nodes", core.table_export(w)) for w in args.min_work]
         for label, entries in kept:
             resumed = fresh()

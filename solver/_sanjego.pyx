@@ -30,6 +30,11 @@ cdef extern from "sanjego.h":
     void sj_table_work_counts(const SJSolver *S, uint64_t *counts)
     uint64_t sj_table_export(const SJSolver *S, int min_work, uint8_t *out, uint64_t max)
     uint64_t sj_table_import(SJSolver *S, const uint8_t *inp, uint64_t n, uint64_t saved_buckets)
+    int sj_book_start(SJSolver *S, int min_work, uint64_t capacity)
+    uint64_t sj_book_len(const SJSolver *S)
+    uint64_t sj_book_take(SJSolver *S, uint8_t *out, uint64_t max)
+    uint64_t sj_book_put(SJSolver *S, const uint8_t *inp, uint64_t n)
+    int SJ_BOOK_ENTRY_BYTES
     void sj_keys(const SJSolver *S, const SJPos *p, uint64_t *key1, uint64_t *key2)
     const char *sj_core_source()
     void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t *owners, int side)
@@ -171,12 +176,44 @@ cdef class Core:
             del out[24 * m:]
         return out
 
+    BOOK_ENTRY_BYTES = SJ_BOOK_ENTRY_BYTES
+
+    def book_start(self, int min_work, uint64_t capacity):
+        """Records, in this core's searches, the positions whose subtrees took at least
+        4^min_work nodes, with their bounds (at most `capacity`, the costliest kept);
+        capacity 0 stops recording."""
+        if not 0 <= min_work <= 31:
+            raise ValueError("min_work: from 0 to 31")
+        if sj_book_start(self.S, min_work, capacity):
+            raise MemoryError(f"no memory for a book of {capacity} entries")
+
+    def book_take(self):
+        """The recorded entries (BOOK_ENTRY_BYTES each) as bytes; the book is emptied."""
+        cdef uint64_t n = sj_book_len(self.S)
+        cdef bytearray out = bytearray(SJ_BOOK_ENTRY_BYTES * n)
+        cdef uint8_t *buf = out
+        if n:
+            sj_book_take(self.S, buf, n)
+        else:
+            sj_book_take(self.S, NULL, 0)
+        return bytes(out)
+
+    def book_put(self, const uint8_t[::1] entries):
+        """Stores book entries into the table (no search may run meanwhile); returns how
+        many were positions of this board as a search holds them."""
+        if entries.shape[0] % SJ_BOOK_ENTRY_BYTES:
+            raise ValueError(f"book entries are {SJ_BOOK_ENTRY_BYTES} bytes each")
+        if entries.shape[0] == 0:
+            return 0
+        return sj_book_put(self.S, &entries[0], entries.shape[0] // SJ_BOOK_ENTRY_BYTES)
+
     def table_import(self, const uint8_t[::1] entries, uint64_t saved_buckets):
-        """Puts exported entries back (from a table of saved_buckets buckets, at least this
-        one's); returns how many were placed."""
+        """Puts exported entries back (from a table of saved_buckets buckets, a power of
+        two; into a bigger table each goes into every bucket it could belong to); returns
+        how many were placed."""
         if entries.shape[0] % 24:
             raise ValueError("entries must be 24-byte triples")
-        if saved_buckets < self.S.table_buckets or saved_buckets & (saved_buckets - 1):
+        if saved_buckets == 0 or saved_buckets & (saved_buckets - 1):
             raise ValueError(f"entries from a table of {saved_buckets} buckets cannot go into one of "
                              f"{self.S.table_buckets}")
         if entries.shape[0] == 0:

@@ -486,12 +486,12 @@ def test_a_decided_root_stops_the_sub_proofs_still_in_flight(monkeypatch):
         """Hands back finished sub-proofs one at a time, oldest first, so that others are
         still in flight when the root is decided."""
 
-        def __init__(self, *args):
-            super().__init__(*args)
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
             self.order = []
 
-        def submit(self, *args):
-            future = super().submit(*args)
+        def submit(self, *args, **kwargs):
+            future = super().submit(*args, **kwargs)
             self.order.append(future)
             return future
 
@@ -592,11 +592,11 @@ class _LastInFirstOut:
     """A pool on this thread that answers the newest sub-proof first, so that older ones
     stay in flight while newer answers decide their parents; a dropped one answers DROPPED."""
 
-    def __init__(self, workers, config):
+    def __init__(self, workers, config, record_subtrees=False):
         self.pending, self.dropped = [], []
         self.owner = None  # no table to keep warm (the run has no local pool)
 
-    def submit(self, config, heights, owners, side, k, budget):
+    def submit(self, config, heights, owners, side, k, budget, tag=None):
         from concurrent.futures import Future
         from solver.sanjego.parallel import prove
         future = Future()

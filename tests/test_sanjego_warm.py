@@ -24,7 +24,7 @@ def solve(core, p):
     return core.solve(p.heights, p.core_owners, p.side), core.nodes - n0
 
 
-def test_exported_entries_answer_a_fresh_table_of_the_same_or_a_smaller_size():
+def test_exported_entries_answer_a_fresh_table_of_any_size():
     board = Board.parse("5x4")
     start = Position.start(board)
     full = core_for(board, 16)
@@ -32,29 +32,34 @@ def test_exported_entries_answer_a_fresh_table_of_the_same_or_a_smaller_size():
     counts = full.table_work_counts()
     entries = full.table_export(4)
     assert len(entries) == 24 * sum(counts[4:]) > 0
-    for mb in (16, 4):
+    for mb in (16, 4, 64):
         fresh = core_for(board, mb)
-        assert fresh.table_import(entries, full.table_buckets) > 0
+        assert fresh.table_import(entries, full.table_buckets) == len(entries) // 24
         again, nodes = solve(fresh, start)
         assert again == value and nodes < cold / 100
-    with pytest.raises(ValueError, match="cannot go into"):
-        core_for(board, 64).table_import(entries, full.table_buckets)
+    for buckets in (0, 3 * full.table_buckets):
+        with pytest.raises(ValueError, match="cannot go into"):
+            core_for(board, 16).table_import(entries, buckets)
     with pytest.raises(ValueError, match="24-byte"):
         core_for(board, 16).table_import(entries[:-1], full.table_buckets)
 
 
-def test_a_full_bucket_keeps_the_costliest_entries():
+def test_entries_copied_into_a_bigger_table_answer_only_their_own_positions():
+    """Into four times the buckets each entry goes into the four it could belong to; the
+    positions along a line are still valued as by a search with an empty table."""
     board = Board.parse("4x4")
-    core = core_for(board, 1)
-    solve(core, Position.start(board))
-    entries = core.table_export(0)
-    # byte 22 of a (slot, check, data) triple: the work, bits 48-55 of data
-    works = sorted((entries[i + 22] for i in range(0, len(entries), 24)), reverse=True)
-    one_bucket = Core(measure="margin", table_bytes=64, **board.core_geometry())
-    assert one_bucket.table_buckets == 1
-    one_bucket.table_import(entries, core.table_buckets)
-    kept = one_bucket.table_export(0)
-    assert sorted((kept[i + 22] for i in range(0, len(kept), 24)), reverse=True) == works[:4]
+    small = core_for(board, 1)
+    solve(small, Position.start(board))
+    entries = small.table_export(0)
+    big = core_for(board, 4)
+    assert big.table_buckets == 4 * small.table_buckets
+    assert big.table_import(entries, small.table_buckets) > 0
+    assert len(big.table_export(0)) > len(entries)  # the copies
+    engine = Engine(board, table_mb=1)
+    p = Position.start(board)
+    for pick in (0, -1, 1, 0, -1):
+        assert solve(big, p)[0] == engine.value(p)
+        p = p.play(p.legal_moves()[pick])
 
 
 def test_fingerprint_follows_the_keys():
@@ -125,10 +130,11 @@ def test_same_tables_declares_only_earlier_cores():
     assert all(core.core_source not in earlier for earlier in warm.SAME_TABLES.values())
 
 
-def test_a_smaller_saved_table_is_refused(tmp_path):
-    board, _, path, ident = saved(tmp_path)
-    with pytest.raises(warm.WarmTableError, match="smaller table"):
-        warm.load(path, core_for(board, 4), ident)
+def test_a_smaller_saved_table_goes_into_a_bigger_one(tmp_path):
+    board, start, path, ident = saved(tmp_path)
+    bigger = core_for(board, 4)
+    assert warm.load(path, bigger, ident) > 0
+    assert solve(bigger, start)[0] == Engine(board, table_mb=1).value(start)
 
 
 @pytest.mark.parametrize("damage,message", [
@@ -366,8 +372,10 @@ def test_bench_resume_stops_a_search_and_resumes_it():
     assert r.returncode == 0, r.stderr
     rows = [line.split() for line in r.stdout.splitlines() if not line.startswith("#")][1:]
     full = int(rows[0][-1])
-    stopped, whole = rows[1], rows[2]
+    nothing, costly, stopped, whole = rows[1:5]
+    assert nothing[2] == "nothing" and costly[2:4] == ["costly", "subtrees"] and int(costly[4]) > 0
     assert 0 < int(stopped[1]) < full and int(stopped[-2]) > full  # the warm share redoes some work
+    assert int(nothing[-2]) > int(costly[-2]) > full  # the subtrees keep some of it
     assert whole[2:5] == ["the", "whole", "table"] and int(whole[-2]) - full < 100  # the whole table: none
 
 

@@ -340,7 +340,7 @@ def cmd_solve(args):
 def cmd_status(args):
     from ..checkpoint import CheckpointError, RunDir
     from ..cli import UsageError
-    from . import warm
+    from . import subtrees, warm
     from .parallel import open_run
     from .verify import read_verification
     try:
@@ -359,6 +359,10 @@ def cmd_status(args):
         out["warm_table"] = warm.describe(os.path.join(args.run, warm.FILE_NAME))
     except warm.WarmTableError as e:
         out["warm_table"] = {"error": str(e)}
+    try:
+        out["costly_subtrees"] = subtrees.describe(os.path.join(args.run, subtrees.FILE_NAME))
+    except subtrees.SubtreesError as e:
+        out["costly_subtrees"] = {"error": str(e)}
     if args.json:
         print(json.dumps(out))
         return
@@ -396,6 +400,12 @@ def cmd_status(args):
     elif w:
         print(f"warm table for the next session: {w['entries']:,} entries of at least {4 ** w['min_work']:,} "
               f"nodes ({w['bytes'] / 2 ** 20:.1f} MB)")
+    c = out["costly_subtrees"]
+    if c and "error" in c:
+        print(f"costly subtrees of stopped sub-proofs: not usable ({c['error']})")
+    elif c:
+        print(f"costly subtrees of stopped sub-proofs (commit them with the journal): {c['positions']:,} positions "
+              f"of {c['subproofs']} sub-proof(s) ({c['bytes'] / 2 ** 10:.1f} KB)")
     for m in out.get("root_moves", []):
         a, b = m["bounds"]
         shown = format_value(a, measure) if a == b else f"[{format_value(a, measure)}, {format_value(b, measure)}]"

@@ -62,7 +62,7 @@ from .board import board_from_spec, board_spec
 from .engine import ordered_moves
 from .notation import format_moves, replay
 from .probes import Probes
-from . import warm
+from . import subtrees, warm
 
 _core = None
 _core_config = None
@@ -185,8 +185,10 @@ class LocalPool:
     others found. (Processes sharing a table through a shared mapping were measured first:
     the kernel backs such memory with small pages only, and 2 workers were no faster than 1.)"""
 
-    def __init__(self, workers, config):
+    def __init__(self, workers, config, record_subtrees=False):
         self.owner = _new_core(config)
+        self.record_subtrees = record_subtrees
+        self.stopped_subtrees = {}  # tag -> costly subtrees of its sub-proof, stopped with the run
         self.local = threading.local()
         self.cores = []
         self.running = {}  # core -> its node count when its sub-proof in flight started
@@ -200,22 +202,30 @@ class LocalPool:
         if self.local.drop.is_set():
             raise _Dropped
 
-    def _prove(self, drop, config, *args):
+    def _prove(self, drop, tag, config, *args):
         core = getattr(self.local, "core", None)
         if core is None:
             core = self.local.core = Core(0, 0, share=self.owner)
             core.progress = self._check
+            if self.record_subtrees:
+                core.book_start(subtrees.MIN_WORK, subtrees.CAPACITY)
             self.cores.append(core)
         self.local.drop = drop
         self.running[core] = core.nodes
         try:
-            return prove(config, *args, core=core)
+            result = prove(config, *args, core=core)
         finally:
             del self.running[core]
+        if self.record_subtrees:
+            entries = core.book_take()
+            if result[0] == INTERRUPTED and tag is not None:
+                self.stopped_subtrees[tag] = subtrees.costliest(entries, core.BOOK_ENTRY_BYTES)
+        return result
 
-    def submit(self, *args):
+    def submit(self, *args, tag=None):
+        """Runs prove(*args) on a worker thread; `tag` names the sub-proof in stopped_subtrees."""
         drop = threading.Event()
-        future = self.executor.submit(self._prove, drop, *args)
+        future = self.executor.submit(self._prove, drop, tag, *args)
         self.drops[future] = drop
         future.add_done_callback(lambda f: self.drops.pop(f, None))
         return future
@@ -257,7 +267,7 @@ class DaskPool:
         self.workers = max(1, sum(w.get("nthreads", 1)
                                   for w in self.client.scheduler_info()["workers"].values()))
 
-    def submit(self, *args):
+    def submit(self, *args, tag=None):
         return self.client.submit(prove, *args, pure=False)
 
     def wait(self, futures, timeout=None):
@@ -580,15 +590,36 @@ class ParallelProof:
         return warm.identity(core, self.root.position, board_spec(self.board), self.measure, seed,
                              self.engine.heads)
 
+    def _subtrees_identity(self):
+        return {"board": board_spec(self.board), "measure": self.measure, "heads": bool(self.engine.heads)}
+
+    def _keep_subtrees(self, before, now, memo, entry_bytes):
+        """Leaves the costly subtrees of the sub-proofs stopped in this session or an earlier
+        one whose leaf is still undecided for their question (see subtrees)."""
+        merged = dict(before)
+        for tag, entries in now.items():
+            merged[tag] = subtrees.costliest(merged.get(tag, b"") + entries, entry_bytes)
+        root_lo, root_hi = memo[self.root.key]
+
+        def open_question(key, k):
+            lo, hi = memo.get(key, (k, k))
+            return root_lo < root_hi and lo < k <= hi
+
+        subtrees.end_session(self.run.path, self._subtrees_identity(), merged, open_question,
+                             self._note, entry_bytes)
+
     def _solve(self):
-        pool = DaskPool(self.scheduler) if self.scheduler else LocalPool(self.workers, self.config)
+        pool = (DaskPool(self.scheduler) if self.scheduler
+                else LocalPool(self.workers, self.config, record_subtrees=self.run is not None))
         if self.scheduler:
             self.workers = pool.workers
         # A local pool's one table can be kept between the sessions of a checkpointed run.
         warm_core = pool.owner if self.run is not None and isinstance(pool, LocalPool) else None
         identify = lambda: self.warm_identity(warm_core, self.engine.seed)  # noqa: E731
+        stopped = {}
         if warm_core is not None:
             warm.start_session(self.run.path, warm_core, identify, self._note)
+            stopped = subtrees.start_session(self.run.path, warm_core, self._subtrees_identity(), self._note)
         inflight = {}
         probes = Probes()
         t0 = saved = time.perf_counter()
@@ -614,7 +645,7 @@ class ParallelProof:
                 for leaf in todo[:max(0, self.workers - len(inflight))]:
                     p = leaf.position
                     inflight[pool.submit(self.config, p.heights, p.core_owners, p.side, k,
-                                         self.split_nodes)] = (leaf.key, k)
+                                         self.split_nodes, tag=(leaf.key, k))] = (leaf.key, k)
                 if not inflight:
                     raise RuntimeError("internal error: undecided root with no work left")
                 if self.progress:
@@ -640,8 +671,11 @@ class ParallelProof:
             if self.run is not None:
                 self.run.journal.append({"session_wall": round(self.seconds, 3)})
             if self.run is not None:
-                lo, hi = self.intervals()[self.root.key]
+                memo = self.intervals()
+                lo, hi = memo[self.root.key]
                 warm.end_session(self.run.path, warm_core, identify, self._note, finished=lo == hi)
+            if warm_core is not None:
+                self._keep_subtrees(stopped, pool.stopped_subtrees, memo, warm_core.BOOK_ENTRY_BYTES)
         value = self.intervals()[self.root.key][0]
         if self.run is not None:
             self.export(os.path.join(self.run.path, "frontier.sjt"))

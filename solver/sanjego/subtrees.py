@@ -1,0 +1,181 @@
+"""A run's costly subtrees: the compact, committed record of the work inside sub-proofs
+that were stopped with the run, so that a new checkout resumes them without starting over.
+
+A sub-proof stopped at the end of a session is journaled as "interrupted" and asked again
+next session. The warm table (see warm) keeps most of its work, but only on the machine
+that made it: it is raw table words, too big to commit. This file keeps, for each such
+sub-proof, the positions whose subtrees its search finished at a cost of at least 4^MIN_WORK
+nodes (at most MAX_PER_SUBPROOF, the costliest), each with the bounds it proved. They name
+the positions themselves (as the core holds them: active towers, banked towers, tempo
+moves), so they mean the same to any core with these rules: another seed, table size or
+build. Measured (`scripts/bench_resume.py`, 6x5 after E3-D3 B3-C3, "value >= 2", stopped
+halfway, one core): a cold restart costs +50 % of the search, the 1,113 table entries of
+at least 4^8 nodes +13 %, the 58 of at least 4^10 +18 %.
+
+When the session ends, the file keeps the entries of every stopped sub-proof whose leaf is
+still undecided for its question, and drops the rest; a finished run deletes it. Like the
+warm table it only saves time: the journal alone says what is proven, and a file that is
+damaged or made for another board is not used (one line says why).
+
+Layout: MAGIC, 8-byte header length, JSON header (format, board, measure, heads, and one
+{"key", "k", "entries"} per sub-proof), the entries of all sub-proofs in that order as one
+LZ4 frame (BOOK_ENTRY_BYTES each), 4-byte CRC-32 of everything before it.
+"""
+
+import json
+import os
+import struct
+import sys
+import zlib
+
+import lz4.frame
+
+from ..checkpoint import atomic_file
+
+MAGIC = b"SJSUBT\n"
+FORMAT_VERSION = 1
+FILE_NAME = "subtrees.bin"
+MIN_WORK = 8             # 4^8 = 65,536 nodes
+MAX_PER_SUBPROOF = 1024  # about 100 KB each before compression
+CAPACITY = 1 << 16       # entries a worker records in one sub-proof before keeping only costlier ones
+
+
+class SubtreesError(Exception):
+    """A costly-subtrees file that cannot be used: damaged, or made for another run."""
+
+
+def costliest(entries, entry_bytes, limit=MAX_PER_SUBPROOF):
+    """The entries of distinct positions (bounds of repeats combined), at most `limit`,
+    the costliest first."""
+    merged = {}
+    for i in range(0, len(entries), entry_bytes):
+        e = entries[i:i + entry_bytes]
+        position, lo, hi, work = e[:-3], e[-3], e[-2], e[-1]
+        lo, hi = (lo ^ 0x80) - 0x80, (hi ^ 0x80) - 0x80
+        old = merged.get(position)
+        if old is not None:
+            lo, hi, work = max(lo, old[0]), min(hi, old[1]), max(work, old[2])
+        merged[position] = (lo, hi, work)
+    best = sorted(merged.items(), key=lambda item: -item[1][2])[:limit]
+    return b"".join(position + struct.pack("<bbB", lo, hi, work) for position, (lo, hi, work) in best)
+
+
+def save(path, ident, groups, entry_bytes):
+    """Writes {(leaf key, k): entries} atomically (or deletes the file when there are none)."""
+    groups = {tag: entries for tag, entries in groups.items() if entries}
+    if not groups:
+        remove(path)
+        return
+    header = json.dumps(dict(ident, format=FORMAT_VERSION, entry_bytes=entry_bytes,
+                             subproofs=[{"key": key.hex(), "k": k, "entries": len(entries) // entry_bytes}
+                                        for (key, k), entries in groups.items()]), sort_keys=True).encode()
+    head = MAGIC + struct.pack("<Q", len(header)) + header
+    body = lz4.frame.compress(b"".join(groups.values()))
+    crc = zlib.crc32(body, zlib.crc32(head))
+    with atomic_file(path) as f:
+        f.write(head)
+        f.write(body)
+        f.write(struct.pack("<I", crc))
+
+
+def _read(path):
+    """(header, compressed body) of a file whose checksum holds; raises SubtreesError."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise SubtreesError(f"cannot read {path}: {e.strerror}") from None
+    if not data.startswith(MAGIC) or len(data) < len(MAGIC) + 12:
+        raise SubtreesError(f"{path} is not a costly-subtrees file")
+    if struct.unpack("<I", data[-4:])[0] != zlib.crc32(data[:-4]):
+        raise SubtreesError(f"{path} is damaged (checksum mismatch)")
+    start = len(MAGIC) + 8
+    (length,) = struct.unpack("<Q", data[len(MAGIC):start])
+    try:
+        header = json.loads(data[start:start + length])
+    except ValueError:
+        header = None
+    if not isinstance(header, dict) or not isinstance(header.get("subproofs"), list):
+        raise SubtreesError(f"{path} is damaged (bad header)")
+    return header, data[start + length:-4]
+
+
+def describe(path):
+    """{"subproofs", "positions", "bytes"} of the file; None when there is none; raises
+    SubtreesError when it is damaged."""
+    if not os.path.exists(path):
+        return None
+    header, _ = _read(path)
+    try:
+        positions = sum(item["entries"] for item in header["subproofs"])
+    except (KeyError, TypeError):
+        raise SubtreesError(f"{path} is damaged (bad header)") from None
+    return {"subproofs": len(header["subproofs"]), "positions": positions, "bytes": os.path.getsize(path)}
+
+
+def load(path, ident, entry_bytes):
+    """{(leaf key, k): entries} from the file; raises SubtreesError when it is damaged or
+    was made for another board, measure or variant."""
+    header, compressed = _read(path)
+    if header.get("format") != FORMAT_VERSION:
+        raise SubtreesError(f"{path} has format {header.get('format')!r}, this solver reads {FORMAT_VERSION}")
+    try:
+        body = lz4.frame.decompress(compressed)
+    except RuntimeError:
+        raise SubtreesError(f"{path} is damaged (bad body)") from None
+    if header.get("entry_bytes") != entry_bytes:
+        raise SubtreesError(f"{path} holds entries of {header.get('entry_bytes')} bytes, this core's are {entry_bytes}")
+    other = [k for k in sorted(ident) if header.get(k) != ident[k]]
+    if other:
+        raise SubtreesError(f"{path} was made for another {', '.join(other)}")
+    groups, at = {}, 0
+    try:
+        for item in header["subproofs"]:
+            size = item["entries"] * entry_bytes
+            groups[(bytes.fromhex(item["key"]), item["k"])] = body[at:at + size]
+            at += size
+    except (KeyError, TypeError, ValueError):
+        raise SubtreesError(f"{path} is damaged (bad header)") from None
+    if at != len(body):
+        raise SubtreesError(f"{path} is damaged (wrong length)")
+    return groups
+
+
+def remove(path):
+    try:
+        os.remove(path)
+    except FileNotFoundError:
+        pass
+
+
+def start_session(directory, core, ident, note):
+    """Puts the file's entries into the core's table before a session searches; returns its
+    {(leaf key, k): entries} ({} when there is none or it cannot be used: never raises)."""
+    path = os.path.join(directory, FILE_NAME)
+    if not os.path.exists(path):
+        return {}
+    try:
+        if sys.byteorder != "little":
+            raise SubtreesError("costly-subtrees files are little-endian only")
+        groups = load(path, ident, core.BOOK_ENTRY_BYTES)
+    except SubtreesError as e:
+        note(f"costly subtrees not used: {e}")
+        return {}
+    placed = sum(core.book_put(entries) for entries in groups.values())
+    note(f"costly subtrees: {placed:,} positions of {len(groups)} stopped sub-proof(s) put back")
+    return groups
+
+
+def end_session(directory, ident, groups, open_question, note, entry_bytes):
+    """Leaves in `directory` the entries of the stopped sub-proofs whose question is still
+    open (open_question(key, k)); deletes the file when none is. Never raises."""
+    path = os.path.join(directory, FILE_NAME)
+    keep = {tag: entries for tag, entries in groups.items() if open_question(*tag)}
+    try:
+        save(path, ident, keep, entry_bytes)
+    except Exception as e:  # noqa: BLE001 - a failed save only costs time next session
+        note(f"costly subtrees not saved: {e}")
+        return
+    if keep:
+        n = sum(len(entries) for entries in keep.values()) // entry_bytes
+        note(f"costly subtrees: {n:,} positions of {len(keep)} stopped sub-proof(s) kept for the next session")

@@ -1,0 +1,218 @@
+"""A run's costly subtrees: positions with the bounds their finished subtrees proved, kept
+from sub-proofs stopped with the run, for a new checkout to resume them."""
+
+import time
+
+import pytest
+
+from solver._sanjego import Core
+from solver.checkpoint import Journal
+from solver.sanjego import Board, Position, subtrees, warm
+from solver.sanjego.board import board_spec
+from solver.sanjego.engine import Engine
+from solver.sanjego.notation import replay
+from solver.sanjego.parallel import ParallelProof, prove
+
+SIZE = Core.BOOK_ENTRY_BYTES
+
+
+def core_for(board, table_mb=16, seed=None):
+    kwargs = dict(board.core_geometry())
+    if seed is not None:
+        kwargs["seed"] = seed
+    return Core(measure="margin", table_bytes=table_mb << 20, **kwargs)
+
+
+def search(core, p, k, budget=None):
+    return prove(None, p.heights, p.core_owners, p.side, k, budget, core=core)[:2]
+
+
+def test_a_stopped_search_leaves_subtrees_that_any_core_can_use():
+    board = Board.parse("6x4")
+    p = replay(board, "b2-c2 b3-c3")[0]
+    value, _ = search(core_for(board), p, 2)
+    stopped = core_for(board)
+    stopped.book_start(8, 1 << 16)
+    assert search(stopped, p, 2, (1 << 20) - 1) == (None, 1 << 20)
+    entries = stopped.book_take()
+    assert entries and len(entries) % SIZE == 0 and stopped.book_take() == b""
+    assert min(entries[i + SIZE - 1] for i in range(0, len(entries), SIZE)) >= 8
+    # Another seed and table size: the entries name positions, not table slots.
+    cold, with_book = core_for(board, 4, seed=99), core_for(board, 4, seed=99)
+    assert with_book.book_put(entries) == len(entries) // SIZE
+    v_cold, n_cold = search(cold, p, 2)
+    v_book, n_book = search(with_book, p, 2)
+    assert v_cold == v_book == value
+    assert n_book < n_cold - (1 << 19)  # most of the stopped search's 2^20 nodes
+
+
+def test_a_full_book_keeps_the_costliest():
+    board = Board.parse("5x4")
+    core = core_for(board, 1)
+    core.book_start(0, 50)
+    start = Position.start(board)
+    core.solve(start.heights, start.core_owners, start.side)
+    entries = core.book_take()
+    works = [entries[i + SIZE - 1] for i in range(0, len(entries), SIZE)]
+    assert 0 < len(works) <= 50 and min(works) > 0
+
+
+def test_entries_that_are_not_positions_of_the_board_are_skipped():
+    # (The file names its board; this is the core's own check on what it is given.)
+    board = Board.parse("5x4")
+    core = core_for(board)
+    core.book_start(4, 1 << 12)
+    start = Position.start(board)
+    core.solve(start.heights, start.core_owners, start.side)
+    entries = core.book_take()
+    n = len(entries) // SIZE
+    assert core.book_put(entries) == n
+    assert core_for(Board.parse("4x4")).book_put(entries) < n / 2  # towers off the board
+    e = bytearray(entries[:SIZE])
+    occ = int.from_bytes(e[:8], "little")
+    cell = (occ & -occ).bit_length() - 1
+    no_tower = bytearray(e)
+    no_tower[24 + cell] = 0  # a cell of occ with no height
+    lo_above_hi = bytearray(e)
+    lo_above_hi[SIZE - 3], lo_above_hi[SIZE - 2] = 5, 4
+    a_banked_group = bytearray(e)
+    a_banked_group[8:16] = occ.to_bytes(8, "little")  # all one player's: the search banks it
+    assert core.book_put(bytes(e)) == 1
+    for bad in (no_tower, lo_above_hi, a_banked_group):
+        assert core.book_put(bytes(bad)) == 0
+    with pytest.raises(ValueError, match="bytes each"):
+        core.book_put(entries[:-1])
+
+
+def test_costliest_merges_repeats_and_keeps_the_most_work():
+    position = bytes(SIZE - 3)
+    other = bytes([1]) + bytes(SIZE - 4)
+    entries = (position + bytes([0xFE, 5, 9]) + position + bytes([1, 7, 12])  # lo -2 then 1
+               + other + bytes([0, 0, 10]))
+    kept = subtrees.costliest(entries, SIZE)
+    assert kept == position + bytes([1, 5, 12]) + other + bytes([0, 0, 10])
+    assert subtrees.costliest(entries, SIZE, limit=1) == position + bytes([1, 5, 12])
+
+
+IDENT = {"board": board_spec(Board.parse("5x4")), "measure": "margin", "heads": False}
+
+
+def test_save_and_load(tmp_path):
+    path = tmp_path / subtrees.FILE_NAME
+    groups = {(b"\x01\x02", 1): bytes(range(SIZE)), (b"\x03", 2): bytes(2 * SIZE)}
+    subtrees.save(path, IDENT, groups, SIZE)
+    assert subtrees.load(path, IDENT, SIZE) == groups
+    subtrees.save(path, IDENT, {(b"\x01", 1): b""}, SIZE)  # nothing left to keep
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("damage,message", [
+    (lambda d: d[:30] + bytes([d[30] ^ 1]) + d[31:], "checksum"),
+    (lambda d: d[:-9], "checksum"),
+    (lambda d: b"XX" + d[2:], "not a costly-subtrees file"),
+])
+def test_damage_is_refused_and_the_session_starts_without_it(tmp_path, damage, message):
+    path = tmp_path / subtrees.FILE_NAME
+    subtrees.save(path, IDENT, {(b"\x01", 1): bytes(SIZE)}, SIZE)
+    path.write_bytes(damage(path.read_bytes()))
+    with pytest.raises(subtrees.SubtreesError, match=message):
+        subtrees.load(path, IDENT, SIZE)
+    notes = []
+    assert subtrees.start_session(tmp_path, core_for(Board.parse("5x4")), IDENT, notes.append) == {}
+    assert notes and notes[0].startswith("costly subtrees not used") and message in notes[0]
+
+
+def test_a_file_for_another_board_is_refused(tmp_path):
+    path = tmp_path / subtrees.FILE_NAME
+    subtrees.save(path, IDENT, {(b"\x01", 1): bytes(SIZE)}, SIZE)
+    with pytest.raises(subtrees.SubtreesError, match="another board"):
+        subtrees.load(path, dict(IDENT, board=board_spec(Board.parse("4x5"))), SIZE)
+
+
+class Notes:
+    """A progress display that keeps the notes and stops the run after `seconds`."""
+
+    def __init__(self, seconds=None):
+        self.seconds, self.notes = seconds, []
+
+    def __call__(self, *args):
+        if self.seconds is not None:
+            time.sleep(self.seconds)  # the sub-proof in flight searches meanwhile
+            raise KeyboardInterrupt
+
+    def note(self, text):
+        self.notes.append(text)
+
+
+def test_a_new_checkout_resumes_a_stopped_sub_proof_from_its_costly_subtrees(tmp_path):
+    # 6x4's first sub-proof at depth 1 takes a few seconds: stopped before it ends, it is
+    # journaled as "interrupted", and its costly subtrees go to the file that a checkout
+    # would commit (the warm table stays on the machine that made it).
+    board = Board(6, 4)
+    start = Position.start(board)
+    run = tmp_path / "run"
+    first = Notes(0.3)
+    proof = ParallelProof(Engine(board, "margin", table_mb=16), start, [], 1, run_dir=str(run), workers=1,
+                          progress=first)
+    with pytest.raises(KeyboardInterrupt):
+        proof.solve()
+    stopped = [r for r in Journal(run / "journal.log").read() if "interrupted" in r]
+    ident = {"board": board_spec(board), "measure": "margin", "heads": False}
+    groups = subtrees.load(run / subtrees.FILE_NAME, ident, SIZE)
+    assert [(key.hex(), k) for key, k in groups] == [(r["interrupted"], r["k"]) for r in stopped] != []
+    assert "kept for the next session" in first.notes[-1]
+    (key, k), = groups
+    leaf = next(leaf.position for leaf in proof.leaves if leaf.key == key)
+    # Another machine: another table size (and here another seed too).
+    with_file, cold, notes = core_for(board, 4, seed=99), core_for(board, 4, seed=99), []
+    assert subtrees.start_session(run, with_file, ident, notes.append) == groups
+    assert notes[0].startswith("costly subtrees:") and "put back" in notes[0]
+    v_file, n_file = search(with_file, leaf, k)
+    v_cold, n_cold = search(cold, leaf, k)
+    assert v_file == v_cold and n_file < n_cold - stopped[0]["nodes"] / 2
+
+
+def test_the_file_keeps_only_open_questions_and_a_solved_run_deletes_it(tmp_path):
+    board = Board.parse("4x4")
+    start = Position.start(board)
+    run = tmp_path / "run"
+    proof = ParallelProof(Engine(board, table_mb=1), start, [], 1, run_dir=str(run), workers=1, table_mb=1)
+    core = core_for(board, 1)
+    core.book_start(0, 1 << 10)
+    core.solve(start.heights, start.core_owners, start.side)
+    entries = core.book_take()[:SIZE]
+    leaf = proof.leaves[0].key
+    memo = {proof.root.key: (-16, 16), leaf: (-16, 16)}
+    proof._keep_subtrees({(leaf, 1): entries, (leaf, 99): entries, (b"elsewhere", 1): entries}, {}, memo, SIZE)
+    ident = {"board": board_spec(board), "measure": "margin", "heads": False}
+    assert list(subtrees.load(run / subtrees.FILE_NAME, ident, SIZE)) == [(leaf, 1)]
+    assert proof.solve() == Engine(board, table_mb=1).value(start)
+    assert not (run / subtrees.FILE_NAME).exists()
+
+
+def test_status_names_the_costly_subtrees(tmp_path):
+    import json
+    import subprocess
+    import sys
+    board = Board.parse("4x4")
+    run = tmp_path / "run"
+    proof = ParallelProof(Engine(board, table_mb=1), Position.start(board), [], 1, run_dir=str(run), workers=1,
+                          table_mb=1)
+    leaf = proof.leaves[0].key
+    memo = {proof.root.key: (-16, 16), leaf: (-16, 16)}
+    proof._keep_subtrees({(leaf, 1): bytes(3 * SIZE)}, {}, memo, SIZE)
+
+    def status(*args):
+        return subprocess.run([sys.executable, "-m", "solver", "sanjego", "status", str(run), *args],
+                              capture_output=True, text=True, timeout=120)
+
+    r = status()
+    assert r.returncode == 0 and "costly subtrees of stopped sub-proofs (commit them with the journal): " \
+                                 "3 positions of 1 sub-proof(s)" in r.stdout
+    described = json.loads(status("--json").stdout)["costly_subtrees"]
+    assert described == {"subproofs": 1, "positions": 3, "bytes": (run / subtrees.FILE_NAME).stat().st_size}
+    (run / subtrees.FILE_NAME).write_bytes(b"nonsense")
+    r = status()
+    assert r.returncode == 0 and "costly subtrees of stopped sub-proofs: not usable" in r.stdout
+    (run / subtrees.FILE_NAME).unlink()
+    assert "costly subtrees" not in status().stdout
