@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import secrets
+import struct
 import zlib
 
 try:
@@ -71,6 +72,31 @@ def atomic_file(path):
             os.unlink(tmp)
         raise
     _fsync_dir(directory)
+
+
+def read_framed(path, magic, kind, error):
+    """(JSON header, body) of a file laid out as `magic`, an 8-byte header length, a JSON
+    object, the body, and a CRC-32 of all before it; raises error(one line) when the file
+    cannot be read, is not `kind` or is damaged."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise error(f"cannot read {path}: {e.strerror}") from None
+    if not data.startswith(magic) or len(data) < len(magic) + 12:
+        raise error(f"{path} is not {kind}")
+    view = memoryview(data)
+    if struct.unpack("<I", data[-4:])[0] != zlib.crc32(view[:-4]):
+        raise error(f"{path} is damaged (checksum mismatch)")
+    start = len(magic) + 8
+    (length,) = struct.unpack("<Q", data[len(magic):start])
+    try:
+        header = json.loads(view[start:start + length].tobytes())
+    except ValueError:
+        header = None
+    if not isinstance(header, dict):
+        raise error(f"{path} is damaged (bad header)")
+    return header, view[start + length:-4]
 
 
 def atomic_write(path, data):

@@ -30,7 +30,7 @@ import zlib
 
 import lz4.frame
 
-from ..checkpoint import atomic_file
+from ..checkpoint import atomic_file, read_framed
 
 MAGIC = b"SJSUBT\n"
 FORMAT_VERSION = 1
@@ -80,24 +80,10 @@ def save(path, ident, groups, entry_bytes):
 
 def _read(path):
     """(header, compressed body) of a file whose checksum holds; raises SubtreesError."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise SubtreesError(f"cannot read {path}: {e.strerror}") from None
-    if not data.startswith(MAGIC) or len(data) < len(MAGIC) + 12:
-        raise SubtreesError(f"{path} is not a costly-subtrees file")
-    if struct.unpack("<I", data[-4:])[0] != zlib.crc32(data[:-4]):
-        raise SubtreesError(f"{path} is damaged (checksum mismatch)")
-    start = len(MAGIC) + 8
-    (length,) = struct.unpack("<Q", data[len(MAGIC):start])
-    try:
-        header = json.loads(data[start:start + length])
-    except ValueError:
-        header = None
-    if not isinstance(header, dict) or not isinstance(header.get("subproofs"), list):
+    header, body = read_framed(path, MAGIC, "a costly-subtrees file", SubtreesError)
+    if not isinstance(header.get("subproofs"), list):
         raise SubtreesError(f"{path} is damaged (bad header)")
-    return header, data[start + length:-4]
+    return header, body
 
 
 def describe(path):

@@ -31,7 +31,7 @@ import time
 import zlib
 
 from .. import __version__
-from ..checkpoint import atomic_file
+from ..checkpoint import atomic_file, read_framed
 
 MAGIC = b"SJWARM\n"
 FORMAT_VERSION = 1
@@ -110,31 +110,13 @@ def save(path, core, ident):
 
 def read(path):
     """(header, entries) of a warm table file; raises WarmTableError if it is damaged."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise WarmTableError(f"cannot read {path}: {e.strerror}") from None
-    if not data.startswith(MAGIC) or len(data) < len(MAGIC) + 12:
-        raise WarmTableError(f"{path} is not a warm table")
-    view = memoryview(data)
-    if struct.unpack("<I", data[-4:])[0] != zlib.crc32(view[:-4]):
-        raise WarmTableError(f"{path} is damaged (checksum mismatch)")
-    start = len(MAGIC) + 8
-    (length,) = struct.unpack("<Q", data[len(MAGIC):start])
-    try:
-        header = json.loads(view[start:start + length].tobytes())
-    except ValueError:
-        raise WarmTableError(f"{path} is damaged (bad header)") from None
-    if not isinstance(header, dict):
-        raise WarmTableError(f"{path} is damaged (bad header)")
+    header, entries = read_framed(path, MAGIC, "a warm table", WarmTableError)
     if header.get("format") != FORMAT_VERSION:
         raise WarmTableError(f"{path} has format {header.get('format')!r}, this solver reads {FORMAT_VERSION}")
     buckets, count = header.get("buckets"), header.get("entries")
     if (not isinstance(header.get("identity"), dict) or not isinstance(count, int) or not isinstance(buckets, int)
             or buckets < 1 or buckets & (buckets - 1)):
         raise WarmTableError(f"{path} is damaged (bad header)")
-    entries = view[start + length:-4]
     if len(entries) != ENTRY_BYTES * count:
         raise WarmTableError(f"{path} is damaged (wrong length)")
     return header, entries
