@@ -1,6 +1,7 @@
 """A run's costly subtrees: positions with the bounds their finished subtrees proved, kept
 from sub-proofs stopped with the run, for a new checkout to resume them."""
 
+import shutil
 import time
 
 import pytest
@@ -170,6 +171,54 @@ def test_a_new_checkout_resumes_a_stopped_sub_proof_from_its_costly_subtrees(tmp
     v_file, n_file = search(with_file, leaf, k)
     v_cold, n_cold = search(cold, leaf, k)
     assert v_file == v_cold and n_file < n_cold - stopped[0]["nodes"] / 2
+
+
+class KilledAfterSaves:
+    """A progress display that, once the run has saved on the way, copies what a kill -9 would
+    leave and then stops the run."""
+
+    def __init__(self, run, kept):
+        self.run, self.kept, self.calls, self.notes = run, kept, 0, []
+
+    def __call__(self, *args):
+        self.calls += 1
+        if self.calls == 1:
+            time.sleep(0.5)  # the sub-proof in flight searches meanwhile
+            return
+        shutil.copy(self.run / subtrees.FILE_NAME, self.kept)
+        raise KeyboardInterrupt
+
+    def note(self, text):
+        self.notes.append(text)
+
+
+def test_a_killed_run_leaves_the_costly_subtrees_of_its_sub_proofs_in_flight(tmp_path, monkeypatch):
+    # Session 26's run was cut off by a restart: a file saved only at the stop was never
+    # written. The run saves it on the way, with the sub-proofs in flight so far.
+    from solver.sanjego import parallel
+    monkeypatch.setattr(parallel, "WARM_SAVE_SECONDS", 0)
+    monkeypatch.setattr(parallel, "PROGRESS_SECONDS", 0.2)
+    board = Board(6, 4)
+    start = Position.start(board)
+    run, kept = tmp_path / "run", tmp_path / "after-kill.bin"
+    killed = KilledAfterSaves(run, kept)
+    proof = ParallelProof(Engine(board, "margin", table_mb=16), start, [], 1, run_dir=str(run), workers=1,
+                          progress=killed)
+    with pytest.raises(KeyboardInterrupt):
+        proof.solve()
+    ident = {"board": board_spec(board), "measure": "margin", "heads": False}
+    groups = subtrees.load(kept, ident, SIZE)
+    (key, k), = groups
+    stopped, = [r for r in Journal(run / "journal.log").read() if "interrupted" in r]
+    assert (key.hex(), k) == (stopped["interrupted"], stopped["k"])
+    at_stop = subtrees.load(run / subtrees.FILE_NAME, ident, SIZE)[(key, k)]
+    assert len(at_stop) >= len(groups[(key, k)])
+    leaf = next(leaf.position for leaf in proof.leaves if leaf.key == key)
+    with_file, cold = core_for(board, 4, seed=99), core_for(board, 4, seed=99)
+    assert with_file.book_put(groups[(key, k)]) == len(groups[(key, k)]) // SIZE
+    v_file, n_file = search(with_file, leaf, k)
+    v_cold, n_cold = search(cold, leaf, k)
+    assert v_file == v_cold and n_file < n_cold
 
 
 def test_the_file_keeps_only_open_questions_and_a_solved_run_deletes_it(tmp_path):

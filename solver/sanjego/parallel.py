@@ -189,6 +189,9 @@ class LocalPool:
         self.owner = _new_core(config)
         self.record_subtrees = record_subtrees
         self.stopped_subtrees = {}  # tag -> costly subtrees of its sub-proof, stopped with the run
+        self.recorded = {}  # core -> [tag, costly subtrees so far, snapshot] of its sub-proof in flight
+        self.snapshot = 0  # asked for by snapshot_subtrees; workers answer within 2^20 nodes
+        self.snapshot_done = threading.Condition()
         self.local = threading.local()
         self.cores = []
         self.running = {}  # core -> its node count when its sub-proof in flight started
@@ -201,6 +204,26 @@ class LocalPool:
             raise _Stopped
         if self.local.drop.is_set():
             raise _Dropped
+        if self.record_subtrees and self.recorded[self.local.core][2] != self.snapshot:
+            self._record(self.local.core)
+
+    def _record(self, core):
+        """Moves what the core's book holds into `recorded` (on the core's own thread, while
+        its search waits), the costliest kept."""
+        with self.snapshot_done:
+            tag, entries, _ = self.recorded[core]
+            entries = subtrees.costliest(entries + core.book_take(), core.BOOK_ENTRY_BYTES)
+            self.recorded[core] = [tag, entries, self.snapshot]
+            self.snapshot_done.notify_all()
+
+    def snapshot_subtrees(self, timeout=60):
+        """{tag: costly subtrees so far} of the sub-proofs in flight, for a save that a kill
+        cannot take away; waits up to `timeout` seconds for the workers to answer."""
+        with self.snapshot_done:
+            self.snapshot += 1
+            self.snapshot_done.wait_for(
+                lambda: all(seen == self.snapshot for _, _, seen in self.recorded.values()), timeout)
+            return {tag: entries for tag, entries, _ in self.recorded.values() if tag is not None and entries}
 
     def _prove(self, drop, tag, config, *args):
         core = getattr(self.local, "core", None)
@@ -212,14 +235,20 @@ class LocalPool:
             self.cores.append(core)
         self.local.drop = drop
         self.running[core] = core.nodes
+        if self.record_subtrees:
+            with self.snapshot_done:
+                self.recorded[core] = [tag, b"", self.snapshot]
         try:
             result = prove(config, *args, core=core)
         finally:
             del self.running[core]
-        if self.record_subtrees:
-            entries = core.book_take()
-            if result[0] == INTERRUPTED and tag is not None:
-                self.stopped_subtrees[tag] = subtrees.costliest(entries, core.BOOK_ENTRY_BYTES)
+            if self.record_subtrees:
+                with self.snapshot_done:
+                    _, entries, _ = self.recorded.pop(core)
+                    self.snapshot_done.notify_all()
+                entries += core.book_take()
+        if self.record_subtrees and result[0] == INTERRUPTED and tag is not None:
+            self.stopped_subtrees[tag] = subtrees.costliest(entries, core.BOOK_ENTRY_BYTES)
         return result
 
     def submit(self, *args, tag=None):
@@ -628,6 +657,10 @@ class ParallelProof:
                 if warm_core is not None and time.perf_counter() - saved >= WARM_SAVE_SECONDS:
                     # A sub-proof can run for hours: after kill -9 the last save keeps most of it.
                     warm.end_session(self.run.path, warm_core, identify, self._note, finished=False)
+                    # The warm table stays on this machine; what a new checkout gets is the file
+                    # of costly subtrees, with those of the sub-proofs in flight so far.
+                    self._keep_subtrees(stopped, {**pool.stopped_subtrees, **pool.snapshot_subtrees()},
+                                        self.intervals(), warm_core.BOOK_ENTRY_BYTES)
                     saved = time.perf_counter()
                 memo = self.intervals()
                 lo, hi = memo[self.root.key]
