@@ -104,6 +104,9 @@ typedef struct {
 typedef struct {
     int w, h, n, measure, use_symmetry;
     int table_min_towers;       /* smaller positions are searched without the table */
+    int near_towers;            /* positions of at most this many towers use only the table's first
+                                   near_buckets (0: off), which stay in the caches and the TLB */
+    uint64_t near_buckets;      /* power of two */
     int etc_min_towers;         /* enhanced transposition cut-offs from this many towers */
     int free_group_max;         /* grid boards: groups of up to this many towers (at most SJ_FREE_GROUP_MAX; 0: off)
                                    are keyed free of their place (see group_code) */

@@ -9,6 +9,7 @@ value, nodes, wall time, nodes per second and peak memory.
     python scripts/bench.py --boards 8x4 --moves "b2-c2 e2-d2 a3-b3 b1-c1 d4-d3" --etc 16 22
     python scripts/bench.py --boards 6x4 5x5 --refute-bonus 0 16   # refutation-aware order off / on
     python scripts/bench.py --boards 6x4 --table-min 5 6 7          # the table from 5, 6 or 7 towers
+    python scripts/bench.py --boards 6x5 --table-mb 16384 --near 0 12 14   # small positions near the table's start
 """
 
 import itertools
@@ -31,7 +32,8 @@ from solver.sanjego.notation import replay  # noqa: E402
 SCALING = ["5x4", "6x4", "5x5", "7x4", "6x5"]
 # The core's settings a run can override: (column, width, Core attribute, option's dest).
 KNOBS = [("free", 4, "free_group_max", "free_groups"), ("etc", 4, "etc_min_towers", "etc"),
-         ("refute", 6, "refute_bonus", "refute_bonus"), ("tmin", 4, "table_min_towers", "table_min")]
+         ("refute", 6, "refute_bonus", "refute_bonus"), ("tmin", 4, "table_min_towers", "table_min"),
+         ("near", 4, "near_towers", "near")]
 
 
 class TimeLimit(Exception):
@@ -76,7 +78,16 @@ def main():
     ap.add_argument("--table-min", type=int, nargs="+", default=[None], metavar="N",
                     help="positions of fewer than N towers are searched without the table (default: "
                          "the core's, 5); one run per N")
+    ap.add_argument("--near", type=int, nargs="+", default=[None], metavar="N",
+                    help="positions of at most N towers use only the table's first --near-mb "
+                         "(0: off; default: the core's); one run per N")
+    ap.add_argument("--near-mb", type=int, default=None, metavar="M",
+                    help="size of that part of the table, a power of two (default: the core's, 256)")
     args = ap.parse_args()
+    if any(n is not None and not 0 <= n <= 64 for n in args.near):
+        ap.error("--near: a number of towers from 0 to 64")
+    if args.near_mb is not None and (args.near_mb < 1 or args.near_mb & (args.near_mb - 1)):
+        ap.error("--near-mb: a power of two from 1")
     if any(n is not None and not 0 <= n <= 64 for n in args.etc):
         ap.error("--etc: a number of towers from 0 to 64")
     if any(n is not None and not 0 <= n <= 1 << 16 for n in args.refute_bonus):
@@ -103,6 +114,8 @@ def main():
             for (_, _, attribute, _), setting in zip(KNOBS, settings):
                 if core is not None and setting is not None:
                     setattr(core, attribute, setting)
+            if core is not None and args.near_mb is not None:
+                core.near_buckets = args.near_mb << 14  # 64-byte buckets
         value, seconds = timed_value(engine, position, args.limit)
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         in_force = " ".join(f"{getattr(engine.core, attribute):>{width}}" for _, width, attribute, _ in KNOBS)

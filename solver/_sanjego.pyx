@@ -15,7 +15,8 @@ cdef extern from "sanjego.h":
         uint64_t table_buckets
         uint64_t nodes, tt_hits, tt_stores
         int stop
-        int etc_min_towers, table_min_towers, free_group_max, grid, refute_bonus
+        int etc_min_towers, table_min_towers, free_group_max, grid, refute_bonus, near_towers
+        uint64_t near_buckets
         int heads
         int (*poll)(void *ctx) noexcept
         void *poll_ctx
@@ -247,6 +248,27 @@ cdef class Core:
         if not 0 <= value <= 64:
             raise ValueError("table_min_towers must be from 0 to 64")
         self.S.table_min_towers = value
+
+    @property
+    def near_towers(self):
+        """Positions of at most this many towers use only the table's first near_buckets (0: off)."""
+        return self.S.near_towers
+
+    @near_towers.setter
+    def near_towers(self, int value):
+        if not 0 <= value <= 64:
+            raise ValueError("near_towers must be from 0 to 64")
+        self.S.near_towers = value
+
+    @property
+    def near_buckets(self):
+        return self.S.near_buckets
+
+    @near_buckets.setter
+    def near_buckets(self, uint64_t value):
+        if value == 0 or value & (value - 1):
+            raise ValueError("near_buckets must be a power of two")
+        self.S.near_buckets = value
 
     @property
     def refute_bonus(self):

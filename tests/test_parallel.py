@@ -531,6 +531,27 @@ def test_the_root_move_with_most_replies_proven_stays_searched_first():
     assert leaf in later.children and leaf is not replies[0]
 
 
+def test_status_estimates_the_lead_s_open_replies_from_its_settled_ones():
+    from solver.sanjego.cli import _reply_estimate
+    board = Board.parse("4x3")
+    proof = ParallelProof(Engine(board, "margin", table_mb=4), Position.start(board), [], 2, workers=1)
+    root, k = proof.root, 1
+    lead = root.children[_root_order(proof, k)[-1]]
+    replies = _distinct_children(lead)
+    for record in [{"key": replies[0].key.hex(), "k": k, "lo": k, "hi": 12, "nodes": 3 * 10 ** 9, "seconds": 1000},
+                   {"interrupted": replies[1].key.hex(), "k": k, "nodes": 10 ** 9, "seconds": 1000},
+                   {"dropped": replies[2].key.hex(), "k": k + 1, "nodes": 5 * 10 ** 9, "seconds": 1000}]:
+        proof._apply(record)
+    u = proof.question_progress(k, proof.intervals())
+    assert (u["replies_settled"], u["settled_nodes"], u["open_nodes"]) == (1, 3 * 10 ** 9, 10 ** 9)
+    line = _reply_estimate(u, proof.nodes, proof.cpu_seconds)
+    left = len(replies) - 1
+    assert f"took 3.00 x 10^9 nodes each on average; at that rate the other {left} need about " \
+           f"{3 * left - 1} x 10^9 more (1.0 x 10^9 spent on them so far)" in line
+    hours = (3 * left - 1) * 1e9 / 3e6 / 3600  # 9 x 10^9 nodes in 3,000 s
+    assert line.endswith(f", {hours:.0f} CPU-hours at this run's 3.00 M nodes/s per worker")
+
+
 @pytest.mark.parametrize("focus", [None, 1, 2])
 def test_focus_sends_every_worker_to_the_lead_once_it_holds_enough_replies(focus):
     board = Board.parse("4x3")

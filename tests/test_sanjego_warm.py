@@ -384,3 +384,27 @@ def test_bench_resume_stops_a_search_and_resumes_it():
 def test_bench_resume_bad_input_exits_2_with_one_line(args):
     r = bench(*args, script="bench_resume.py")
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_entries_of_a_table_without_a_near_part_are_found_in_one_with_it():
+    # A warm table saved before session 27 placed small positions by the whole table's
+    # bucket bits; loaded into a core that keeps them near the table's start, each entry
+    # also goes to the near bucket it would have if its position were small.
+    board = Board.parse("5x4")
+    start = Position.start(board)
+    old = core_for(board, 16)
+    old.near_towers = 0
+    value, cold = solve(old, start)
+    entries = old.table_export(4)
+    for near in (0, 20):
+        fresh = core_for(board, 16)
+        fresh.near_towers, fresh.near_buckets = near, 1 << 14
+        assert fresh.table_import(entries, old.table_buckets) == len(entries) // 24
+        again, nodes = solve(fresh, start)
+        assert again == value and nodes < cold / 100
+    unplaced = core_for(board, 16)
+    unplaced.near_towers, unplaced.near_buckets = 20, 1 << 14
+    unplaced.near_towers = 0
+    unplaced.table_import(entries, old.table_buckets)
+    unplaced.near_towers = 20  # as if the import had not known the near part
+    assert solve(unplaced, start)[1] > cold / 10

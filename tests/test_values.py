@@ -100,6 +100,39 @@ def test_searching_small_positions_without_the_table_keeps_the_values():
             engine.core.table_min_towers = bad
 
 
+def test_small_positions_near_the_table_s_start_keep_the_values():
+    # Only where entries are found changes: a tiny near part (one bucket) crowds them out.
+    board = Board.parse("4x4")
+    rng = random.Random("near")
+    positions = [Position.start(board)] + [random_position(board, rng, rng.randrange(1, 6)) for _ in range(6)]
+    runs = {}
+    for towers, buckets in ((0, 1 << 10), (8, 1 << 10), (12, 1), (64, 1)):
+        engine = Engine(board, table_mb=8)
+        engine.core.near_towers, engine.core.near_buckets = towers, buckets
+        runs[towers] = ([engine.value(p) for p in positions], engine.nodes)
+    assert runs[0][0] == runs[8][0] == runs[12][0] == runs[64][0]
+    assert runs[64][1] > runs[12][1] > runs[0][1]
+    for attribute, bad in (("near_towers", -1), ("near_towers", 65), ("near_buckets", 0), ("near_buckets", 3)):
+        with pytest.raises(ValueError):
+            setattr(engine.core, attribute, bad)
+
+
+@pytest.mark.parametrize("args", [["--near", "0", "20", "--near-mb", "1"], ["--near", "65"], ["--near-mb", "3"]])
+def test_bench_near_part_settings(args):
+    import pathlib
+    import subprocess
+    import sys
+    bench = pathlib.Path(__file__).resolve().parent.parent / "scripts" / "bench.py"
+    r = subprocess.run([sys.executable, str(bench), "--boards", "4x4", "--table-mb", "16"] + args,
+                       capture_output=True, text=True, timeout=120)
+    if args[-1] == "1":
+        rows = [line.split() for line in r.stdout.splitlines() if line.startswith("   4x4")]
+        assert r.returncode == 0 and [row[5] for row in rows] == ["0", "20"]
+        assert rows[0][6] == rows[1][6]  # the value
+    else:
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "--near" in r.stderr
+
+
 def test_search_window_is_fail_soft_correct():
     board = Board(4, 3)
     engine = Engine(board, table_mb=1)

@@ -337,6 +337,20 @@ def cmd_solve(args):
             print(_stats(engine, seconds))
 
 
+def _reply_estimate(u, nodes, cpu_seconds):
+    """One line: what the lead's open replies may cost, if they cost what its settled ones did."""
+    settled, left = u["replies_settled"], u["replies"] - u["replies_settled"]
+    mean = u["settled_nodes"] / settled
+    more = max(0.0, left * mean - u["open_nodes"])
+    line = (f"  {u['lead']}'s settled replies took {mean / 1e9:.2f} x 10^9 nodes each on average; at that rate the "
+            f"other {left} need about {more / 1e9:.0f} x 10^9 more ({u['open_nodes'] / 1e9:.1f} x 10^9 "
+            f"spent on them so far)")
+    if cpu_seconds > 0:
+        rate = nodes / cpu_seconds
+        line += f", {more / rate / 3600:.0f} CPU-hours at this run's {rate / 1e6:.2f} M nodes/s per worker"
+    return line
+
+
 def cmd_status(args):
     from ..checkpoint import CheckpointError, RunDir
     from ..cli import UsageError
@@ -394,6 +408,8 @@ def cmd_status(args):
             elif "lead" in u:
                 line += f"; {u['lead']} searched first"
             print(line)
+            if u.get("replies_settled") and u["replies_settled"] < u["replies"]:
+                print(_reply_estimate(u, out["nodes"], out["cpu_seconds"]))
     w = out["warm_table"]
     if w and "error" in w:
         print(f"warm table for the next session: not usable ({w['error']})")

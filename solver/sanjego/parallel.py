@@ -344,6 +344,7 @@ class ParallelProof:
             self._static_bounds(leaf)
         self.run = RunDir(run_dir) if run_dir else None
         self.nodes = self.cpu_seconds = 0
+        self.question_nodes = {}  # (leaf key, k) -> nodes its sub-proofs searched, answered or not
         self.live_nodes = 0  # searched by the sub-proofs in flight, as last seen
         self.subproofs = 0
         self.splits = 0
@@ -413,6 +414,9 @@ class ParallelProof:
             self.subproofs += 1
         self.nodes += record["nodes"]
         self.cpu_seconds += record["seconds"]
+        key = next(record[kind] for kind in ("key", "split", "dropped", "interrupted") if kind in record)
+        tag = (bytes.fromhex(key), record["k"])
+        self.question_nodes[tag] = self.question_nodes.get(tag, 0) + record["nodes"]
 
     def _split(self, leaf):
         """Makes the leaf's children part of the frontier (the leaf keeps its bounds)."""
@@ -525,8 +529,25 @@ class ParallelProof:
                 if lead.children is not None:  # else a leaf: one sub-proof, no replies to count
                     out.update(replies=len({c.key for c in lead.children}),
                                replies_settled=self._settled_for_mover(root, lead, k, memo))
+                    out.update(self._reply_costs(root, lead, k, memo))
                 break
         return out
+
+    def _reply_costs(self, root, lead, k, memo):
+        """Nodes that ">= k" has cost so far under the lead's replies settled for the root's
+        mover and under its open ones (each reply's subtree counted once, split leaves included)."""
+        costs = {"settled_nodes": 0, "open_nodes": 0}
+        for reply in {c.key: c for c in lead.children}.values():
+            seen, stack, nodes = set(), [reply], 0
+            while stack:
+                node = stack.pop()
+                if node.key in seen:
+                    continue
+                seen.add(node.key)
+                nodes += self.question_nodes.get((node.key, k), 0)
+                stack.extend(node.children or ())
+            costs["settled_nodes" if _favours_mover(root, reply.key, k, memo) else "open_nodes"] += nodes
+        return costs
 
     def undecided_leaves(self, k, memo):
         """Leaves whose answer to ">= k" can still change the root's, depth-first in
