@@ -515,12 +515,19 @@ def _distinct_children(node):
     return list({c.key: c for c in node.children}.values())
 
 
-def test_the_root_move_with_most_replies_proven_stays_searched_first():
+def _last_first_move_of_4x3(k):
+    """A depth-2 proof of 4x3, its board, and the root move searched last for ">= k" with its
+    distinct replies."""
     board = Board.parse("4x3")
     proof = ParallelProof(Engine(board, "margin", table_mb=4), Position.start(board), [], 2, workers=1)
-    root, k = proof.root, 1
-    later = root.children[_root_order(proof, k)[-1]]
-    replies = _distinct_children(later)
+    move = proof.root.children[_root_order(proof, k)[-1]]
+    return proof, board, move, _distinct_children(move)
+
+
+def test_the_root_move_with_most_replies_proven_stays_searched_first():
+    k = 1
+    proof, board, later, replies = _last_first_move_of_4x3(k)
+    root = proof.root
     proof.bounds[replies[0].key] = [k, 12]  # one reply to the last first move proven >= k
     memo = proof.intervals()
     order = _root_order(proof, k)
@@ -533,11 +540,8 @@ def test_the_root_move_with_most_replies_proven_stays_searched_first():
 
 def test_status_estimates_the_lead_s_open_replies_from_its_settled_ones():
     from solver.sanjego.cli import _reply_estimate
-    board = Board.parse("4x3")
-    proof = ParallelProof(Engine(board, "margin", table_mb=4), Position.start(board), [], 2, workers=1)
-    root, k = proof.root, 1
-    lead = root.children[_root_order(proof, k)[-1]]
-    replies = _distinct_children(lead)
+    k = 1
+    proof, _, lead, replies = _last_first_move_of_4x3(k)
     for record in [{"key": replies[0].key.hex(), "k": k, "lo": k, "hi": 12, "nodes": 3 * 10 ** 9, "seconds": 1000},
                    {"interrupted": replies[1].key.hex(), "k": k, "nodes": 10 ** 9, "seconds": 1000},
                    {"dropped": replies[2].key.hex(), "k": k + 1, "nodes": 5 * 10 ** 9, "seconds": 1000}]:
