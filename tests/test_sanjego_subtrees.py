@@ -196,7 +196,7 @@ def test_a_killed_run_leaves_the_costly_subtrees_of_its_sub_proofs_in_flight(tmp
     # Session 26's run was cut off by a restart: a file saved only at the stop was never
     # written. The run saves it on the way, with the sub-proofs in flight so far.
     from solver.sanjego import parallel
-    monkeypatch.setattr(parallel, "WARM_SAVE_SECONDS", 0)
+    monkeypatch.setattr(parallel, "SUBTREES_SAVE_SECONDS", 0)
     monkeypatch.setattr(parallel, "PROGRESS_SECONDS", 0.2)
     board = Board(6, 4)
     start = Position.start(board)

@@ -173,6 +173,7 @@ def build_frontier(root, depth, measure):
 DEFAULT_FOCUS = 2  # see the module: every worker on the lead once 2 of its replies hold
 PROGRESS_SECONDS = 10  # how often a waiting run looks at the nodes of its sub-proofs in flight
 WARM_SAVE_SECONDS = 1800  # how often a run saves its warm table, for a kill that gives no time to save
+SUBTREES_SAVE_SECONDS = 600  # and its costly subtrees (a save costs well under a second)
 
 
 class _Stopped(Exception):
@@ -672,17 +673,19 @@ class ParallelProof:
             stopped = subtrees.start_session(self.run.path, warm_core, self._subtrees_identity(), self._note)
         inflight = {}
         probes = Probes()
-        t0 = saved = time.perf_counter()
+        t0 = saved = subtrees_saved = time.perf_counter()
         try:
             while True:
+                # A sub-proof can run for hours: after kill -9 the last saves keep most of it.
                 if warm_core is not None and time.perf_counter() - saved >= WARM_SAVE_SECONDS:
-                    # A sub-proof can run for hours: after kill -9 the last save keeps most of it.
                     warm.end_session(self.run.path, warm_core, identify, self._note, finished=False)
+                    saved = time.perf_counter()
+                if warm_core is not None and time.perf_counter() - subtrees_saved >= SUBTREES_SAVE_SECONDS:
                     # The warm table stays on this machine; what a new checkout gets is the file
                     # of costly subtrees, with those of the sub-proofs in flight so far.
                     self._keep_subtrees(stopped, {**pool.stopped_subtrees, **pool.snapshot_subtrees()},
                                         self.intervals(), warm_core.BOOK_ENTRY_BYTES)
-                    saved = time.perf_counter()
+                    subtrees_saved = time.perf_counter()
                 memo = self.intervals()
                 lo, hi = memo[self.root.key]
                 if lo == hi:
@@ -705,7 +708,9 @@ class ParallelProof:
                 if self.progress:
                     self.live_nodes = pool.live_nodes()
                     self.progress(self, len(todo), (lo, hi), k)
-                for future in pool.wait(list(inflight), PROGRESS_SECONDS if self.progress else None):
+                # (A run saves on the way even without a progress display.)
+                timeout = PROGRESS_SECONDS if self.progress or warm_core is not None else None
+                for future in pool.wait(list(inflight), timeout):
                     self._finish(*inflight.pop(future), future.result())
         except BaseException as stop:
             pool.close(abort=True)

@@ -14,7 +14,7 @@ at least 4^8 nodes +13 %, the 58 of at least 4^10 +18 %.
 
 When the session ends, the file keeps the entries of every stopped sub-proof whose leaf is
 still undecided for its question, and drops the rest; a finished run deletes it. A run also
-saves it every 30 minutes with the entries of its sub-proofs in flight so far, for a kill that
+saves it every 10 minutes with the entries of its sub-proofs in flight so far, for a kill that
 gives no time to save (session 26's run was cut off by a restart of the machine). Like the
 warm table it only saves time: the journal alone says what is proven, and a file that is
 damaged or made for another board is not used (one line says why).
