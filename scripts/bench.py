@@ -82,7 +82,7 @@ def main():
                     help="positions of at most N towers use only the table's first --near-mb "
                          "(0: off; default: the core's); one run per N")
     ap.add_argument("--near-mb", type=int, default=None, metavar="M",
-                    help="size of that part of the table, a power of two (default: the core's, 256)")
+                    help="size of that part of the table, a power of two (default: the core's, 512)")
     args = ap.parse_args()
     if any(n is not None and not 0 <= n <= 64 for n in args.near):
         ap.error("--near: a number of towers from 0 to 64")

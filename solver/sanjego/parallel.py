@@ -680,13 +680,13 @@ class ParallelProof:
                 if warm_core is not None and time.perf_counter() - saved >= WARM_SAVE_SECONDS:
                     warm.end_session(self.run.path, warm_core, identify, self._note, finished=False)
                     saved = time.perf_counter()
+                memo = self.intervals()
                 if warm_core is not None and time.perf_counter() - subtrees_saved >= SUBTREES_SAVE_SECONDS:
                     # The warm table stays on this machine; what a new checkout gets is the file
                     # of costly subtrees, with those of the sub-proofs in flight so far.
                     self._keep_subtrees(stopped, {**pool.stopped_subtrees, **pool.snapshot_subtrees()},
-                                        self.intervals(), warm_core.BOOK_ENTRY_BYTES)
+                                        memo, warm_core.BOOK_ENTRY_BYTES)
                     subtrees_saved = time.perf_counter()
-                memo = self.intervals()
                 lo, hi = memo[self.root.key]
                 if lo == hi:
                     break
