@@ -599,21 +599,28 @@ def test_the_root_move_with_most_replies_proven_stays_searched_first():
 
 
 def test_status_estimates_the_lead_s_open_replies_from_its_settled_ones():
-    from solver.sanjego.cli import _reply_estimate
+    from solver.sanjego.cli import _last_session_rate, _reply_estimate
     k = 1
     proof, _, lead, replies = _last_first_move_of_4x3(k)
-    for record in [{"key": replies[0].key.hex(), "k": k, "lo": k, "hi": 12, "nodes": 3 * 10 ** 9, "seconds": 1000},
-                   {"interrupted": replies[1].key.hex(), "k": k, "nodes": 10 ** 9, "seconds": 1000},
-                   {"dropped": replies[2].key.hex(), "k": k + 1, "nodes": 5 * 10 ** 9, "seconds": 1000}]:
-        proof._apply(record)
+    records = [{"key": replies[0].key.hex(), "k": k, "lo": k, "hi": 12, "nodes": 3 * 10 ** 9, "seconds": 1000},
+               {"session_wall": 900},
+               {"interrupted": replies[1].key.hex(), "k": k, "nodes": 10 ** 9, "seconds": 1000},
+               {"dropped": replies[2].key.hex(), "k": k + 1, "nodes": 5 * 10 ** 9, "seconds": 1000},
+               {"session_wall": 1100}]
+    for record in records:
+        if "session_wall" not in record:
+            proof._apply(record)
     u = proof.question_progress(k, proof.intervals())
     assert (u["replies_settled"], u["settled_nodes"], u["open_nodes"]) == (1, 3 * 10 ** 9, 10 ** 9)
-    line = _reply_estimate(u, proof.nodes, proof.cpu_seconds)
+    rate = _last_session_rate(records)  # the last session's: 6 x 10^9 nodes in 2,000 s
+    assert rate == 3e6 and _last_session_rate(records[:1]) is None
+    line = _reply_estimate(u, rate)
     left = len(replies) - 1
     assert f"took 3.00 x 10^9 nodes each on average; at that rate the other {left} need about " \
            f"{3 * left - 1} x 10^9 more (1.0 x 10^9 spent on them so far)" in line
-    hours = (3 * left - 1) * 1e9 / 3e6 / 3600  # 9 x 10^9 nodes in 3,000 s
-    assert line.endswith(f", {hours:.0f} CPU-hours at this run's 3.00 M nodes/s per worker")
+    hours = (3 * left - 1) * 1e9 / 3e6 / 3600
+    assert line.endswith(f", {hours:.0f} CPU-hours at the last session's 3.00 M nodes/s per worker")
+    assert "CPU-hours" not in _reply_estimate(u, None)
 
 
 @pytest.mark.parametrize("focus", [None, 1, 2])

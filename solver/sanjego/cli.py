@@ -342,7 +342,23 @@ def cmd_solve(args):
             print(_stats(engine, seconds))
 
 
-def _reply_estimate(u, nodes, cpu_seconds):
+def _last_session_rate(records):
+    """Nodes per CPU-second of the last session that has ended (a journal's records), or None:
+    the machine and the table of now, where the run's lifetime mean mixes in older ones."""
+    nodes = seconds = 0
+    rate = None
+    for record in records:
+        if "session_wall" in record:
+            if seconds > 0:
+                rate = nodes / seconds
+            nodes = seconds = 0
+        elif "nodes" in record:
+            nodes += record["nodes"]
+            seconds += record.get("seconds", 0)
+    return rate
+
+
+def _reply_estimate(u, rate):
     """One line: what the lead's open replies may cost, if they cost what its settled ones did."""
     settled, left = u["replies_settled"], u["replies"] - u["replies_settled"]
     mean = u["settled_nodes"] / settled
@@ -350,9 +366,8 @@ def _reply_estimate(u, nodes, cpu_seconds):
     line = (f"  {u['lead']}'s settled replies took {mean / 1e9:.2f} x 10^9 nodes each on average; at that rate the "
             f"other {left} need about {more / 1e9:.0f} x 10^9 more ({u['open_nodes'] / 1e9:.1f} x 10^9 "
             f"spent on them so far)")
-    if cpu_seconds > 0:
-        rate = nodes / cpu_seconds
-        line += f", {more / rate / 3600:.0f} CPU-hours at this run's {rate / 1e6:.2f} M nodes/s per worker"
+    if rate:
+        line += f", {more / rate / 3600:.0f} CPU-hours at the last session's {rate / 1e6:.2f} M nodes/s per worker"
     return line
 
 
@@ -415,7 +430,7 @@ def cmd_status(args):
                 line += f"; {u['lead']} searched first"
             print(line)
             if u.get("replies_settled") and u["replies_settled"] < u["replies"]:
-                print(_reply_estimate(u, out["nodes"], out["cpu_seconds"]))
+                print(_reply_estimate(u, _last_session_rate(run.journal.read())))
     w = out["warm_table"]
     if w and "error" in w:
         print(f"warm table for the next session: not usable ({w['error']})")
