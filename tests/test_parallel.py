@@ -344,6 +344,66 @@ def test_verify_refuses_an_unfinished_or_missing_run(tmp_path):
     assert r.returncode == 2 and "not finished" in r.stderr
 
 
+def test_verify_a_bound_of_an_unfinished_run_then_its_value(tmp_path):
+    """An unfinished run that has proven "value >= v" (here a finished one without its
+    "< v + 1" half) gets that bound verified; once the run has finished, the verification
+    of the value asks only the other half."""
+    import shutil
+    from solver.sanjego.parallel import open_run
+    run, value = finished_run(tmp_path)
+    part = tmp_path / "part"
+    shutil.copytree(run, part)
+    (part / "result.json").unlink()
+    (part / "journal.log").unlink()
+    journal = Journal(part / "journal.log")
+    for record in Journal(run / "journal.log").read():
+        if record.get("k") != value + 1:
+            journal.append(record)
+    lo, hi = open_run(part)[0].intervals()[open_run(part)[0].root.key]
+    assert lo == value < hi
+    r = verify_cmd(part)
+    assert r.returncode == 2 and "--at-least" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    r = verify_cmd(part, "--at-least", str(value + 1))
+    assert r.returncode == 2 and f"not >= {value + 1}" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    r = verify_cmd(part, "--at-least", str(value), "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["ok"] and out["at_least"] == value and "value" not in out and out["questions"] > 0
+    asked = [q for q in Journal(part / "verify" / "journal.log").read() if "key" in q]
+    assert len(asked) == out["questions"] and {q["k"] for q in asked} == {value} and all(q["ok"] for q in asked)
+    status = [sys.executable, "-m", "solver", "sanjego", "status", str(part)]
+    text = subprocess.run(status, capture_output=True, text=True).stdout
+    assert f'"value >= {value:+d}" verified by a second run' in text
+    # The run finishes (here: its whole journal comes back); the value's verification
+    # keeps the bound's answers and asks the "< v + 1" half only.
+    shutil.copy(run / "journal.log", part / "journal.log")
+    shutil.copy(run / "result.json", part / "result.json")
+    r = verify_cmd(part, "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["value"] == value
+    now = [q for q in Journal(part / "verify" / "journal.log").read() if "key" in q]
+    assert now[:len(asked)] == asked and {q["k"] for q in now[len(asked):]} == {value + 1}
+    text = subprocess.run(status, capture_output=True, text=True).stdout
+    assert "verified by a second run" in text and '"value >=' not in text
+    # Verifying the bound again leaves the value's verification standing.
+    assert verify_cmd(part, "--at-least", str(value)).returncode == 0
+    assert "value" in RunDir(part / "verify").read_result()
+
+
+def test_a_leaf_never_asked_costs_what_the_question_that_settled_it_did():
+    from solver.sanjego.verify import leaf_costs
+    a, b = "aa", "bb"
+    records = [{"key": a, "k": 1, "lo": 1, "hi": 9, "nodes": 50},
+               {"key": b, "k": 2, "lo": 2, "hi": 9, "nodes": 70},
+               {"key": b, "k": 3, "lo": 3, "hi": 9, "nodes": 30},
+               {"key": a, "k": 2, "lo": -9, "hi": 1, "nodes": 5},
+               {"split": a, "k": 1, "nodes": 1}]
+    assert leaf_costs(records, 1) == {bytes.fromhex(a): 50, bytes.fromhex(b): 30}
+    assert leaf_costs(records, 2) == {bytes.fromhex(a): 5, bytes.fromhex(b): 70}
+    assert leaf_costs(records, 3, at_least=False) == {bytes.fromhex(a): 5, bytes.fromhex(b): 30}
+    assert leaf_costs(records, 4, at_least=False) == {bytes.fromhex(a): 5}
+
+
 def test_verify_needs_other_keys_than_the_run_and_matching_files(tmp_path):
     run = tmp_path / "run"
     r = subprocess.run(solve_cmd("4x3", "--run", str(run), "--workers", "1", "--depth", "2", "--table-mb", "16",
@@ -539,21 +599,28 @@ def test_the_root_move_with_most_replies_proven_stays_searched_first():
 
 
 def test_status_estimates_the_lead_s_open_replies_from_its_settled_ones():
-    from solver.sanjego.cli import _reply_estimate
+    from solver.sanjego.cli import _last_session_rate, _reply_estimate
     k = 1
     proof, _, lead, replies = _last_first_move_of_4x3(k)
-    for record in [{"key": replies[0].key.hex(), "k": k, "lo": k, "hi": 12, "nodes": 3 * 10 ** 9, "seconds": 1000},
-                   {"interrupted": replies[1].key.hex(), "k": k, "nodes": 10 ** 9, "seconds": 1000},
-                   {"dropped": replies[2].key.hex(), "k": k + 1, "nodes": 5 * 10 ** 9, "seconds": 1000}]:
-        proof._apply(record)
+    records = [{"key": replies[0].key.hex(), "k": k, "lo": k, "hi": 12, "nodes": 3 * 10 ** 9, "seconds": 1000},
+               {"session_wall": 900},
+               {"interrupted": replies[1].key.hex(), "k": k, "nodes": 10 ** 9, "seconds": 1000},
+               {"dropped": replies[2].key.hex(), "k": k + 1, "nodes": 5 * 10 ** 9, "seconds": 1000},
+               {"session_wall": 1100}]
+    for record in records:
+        if "session_wall" not in record:
+            proof._apply(record)
     u = proof.question_progress(k, proof.intervals())
     assert (u["replies_settled"], u["settled_nodes"], u["open_nodes"]) == (1, 3 * 10 ** 9, 10 ** 9)
-    line = _reply_estimate(u, proof.nodes, proof.cpu_seconds)
+    rate = _last_session_rate(records)  # the last session's: 6 x 10^9 nodes in 2,000 s
+    assert rate == 3e6 and _last_session_rate(records[:1]) is None
+    line = _reply_estimate(u, rate)
     left = len(replies) - 1
     assert f"took 3.00 x 10^9 nodes each on average; at that rate the other {left} need about " \
            f"{3 * left - 1} x 10^9 more (1.0 x 10^9 spent on them so far)" in line
-    hours = (3 * left - 1) * 1e9 / 3e6 / 3600  # 9 x 10^9 nodes in 3,000 s
-    assert line.endswith(f", {hours:.0f} CPU-hours at this run's 3.00 M nodes/s per worker")
+    hours = (3 * left - 1) * 1e9 / 3e6 / 3600
+    assert line.endswith(f", {hours:.0f} CPU-hours at the last session's 3.00 M nodes/s per worker")
+    assert "CPU-hours" not in _reply_estimate(u, None)
 
 
 @pytest.mark.parametrize("focus", [None, 1, 2])

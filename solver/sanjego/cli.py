@@ -123,13 +123,18 @@ def add_parser(games):
     s.add_argument("run", metavar="DIR", help="run directory")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(handler=cmd_status)
-    s = commands.add_parser("verify", help="re-verify a finished run with other hash keys",
+    s = commands.add_parser("verify", help="re-verify a finished run, or a bound it has proven, with other hash keys",
                             description="Re-asks the leaf questions of one proof tree of a finished "
                                         "`solve --run DIR` proof, with another Zobrist seed and a fresh "
                                         "table, and checks every answer against the run's journal. "
+                                        "With --at-least K, of the proof that the value is at least K, "
+                                        "which an unfinished run may already hold; the verification of "
+                                        "the value later reuses its answers. "
                                         "Journaled in DIR/verify/; running it again resumes it. Exit "
                                         "status 1 when an answer disagrees.")
     s.add_argument("run", metavar="DIR", help="run directory of a finished proof")
+    s.add_argument("--at-least", metavar="K", type=int, default=None,
+                   help="verify only that the value is at least K (the run's journal must prove it)")
     s.add_argument("--seed", type=_seed, default=None,
                    help="Zobrist seed of the check (default: the one `record` verifies with; "
                         "never the run's own)")
@@ -337,7 +342,23 @@ def cmd_solve(args):
             print(_stats(engine, seconds))
 
 
-def _reply_estimate(u, nodes, cpu_seconds):
+def _last_session_rate(records):
+    """Nodes per CPU-second of the last session that has ended (a journal's records), or None:
+    the machine and the table of now, where the run's lifetime mean mixes in older ones."""
+    nodes = seconds = 0
+    rate = None
+    for record in records:
+        if "session_wall" in record:
+            if seconds > 0:
+                rate = nodes / seconds
+            nodes = seconds = 0
+        elif "nodes" in record:
+            nodes += record["nodes"]
+            seconds += record.get("seconds", 0)
+    return rate
+
+
+def _reply_estimate(u, rate):
     """One line: what the lead's open replies may cost, if they cost what its settled ones did."""
     settled, left = u["replies_settled"], u["replies"] - u["replies_settled"]
     mean = u["settled_nodes"] / settled
@@ -345,9 +366,8 @@ def _reply_estimate(u, nodes, cpu_seconds):
     line = (f"  {u['lead']}'s settled replies took {mean / 1e9:.2f} x 10^9 nodes each on average; at that rate the "
             f"other {left} need about {more / 1e9:.0f} x 10^9 more ({u['open_nodes'] / 1e9:.1f} x 10^9 "
             f"spent on them so far)")
-    if cpu_seconds > 0:
-        rate = nodes / cpu_seconds
-        line += f", {more / rate / 3600:.0f} CPU-hours at this run's {rate / 1e6:.2f} M nodes/s per worker"
+    if rate:
+        line += f", {more / rate / 3600:.0f} CPU-hours at the last session's {rate / 1e6:.2f} M nodes/s per worker"
     return line
 
 
@@ -359,7 +379,7 @@ def cmd_status(args):
     from .verify import read_verification
     try:
         proof, manifest = open_run(args.run)
-        verified = read_verification(proof, args.run)
+        verified = read_verification(proof, args.run, bound=True)
     except CheckpointError as e:
         raise UsageError(str(e)) from None
     run, board = RunDir(args.run), proof.board
@@ -392,7 +412,8 @@ def cmd_status(args):
     print(f"{out['subproofs']} sub-proofs{splits}, {out['nodes']:,} nodes, {out['cpu_seconds'] / 3600:.2f} CPU-hours, "
           f"{out['wall_seconds'] / 3600:.2f} hours of wall time in sessions that have ended")
     if verified:
-        print(f"verified by a second run: seed {verified['seed']}, {verified['questions']} questions, "
+        what = "" if "value" in verified else f"\"value >= {format_value(verified['at_least'], measure)}\" "
+        print(f"{what}verified by a second run: seed {verified['seed']}, {verified['questions']} questions, "
               f"{verified['nodes']:,} nodes")
     if "undecided_for" in out:
         u = out["undecided_for"]
@@ -409,7 +430,7 @@ def cmd_status(args):
                 line += f"; {u['lead']} searched first"
             print(line)
             if u.get("replies_settled") and u["replies_settled"] < u["replies"]:
-                print(_reply_estimate(u, out["nodes"], out["cpu_seconds"]))
+                print(_reply_estimate(u, _last_session_rate(run.journal.read())))
     w = out["warm_table"]
     if w and "error" in w:
         print(f"warm table for the next session: not usable ({w['error']})")
@@ -449,7 +470,7 @@ def cmd_verify(args):
         proof, _ = open_run(args.run)
         check = Verification(proof, args.run, seed=DEFAULT_SEED if args.seed is None else args.seed,
                              out_dir=args.out, workers=args.workers, scheduler=args.scheduler,
-                             table_mb=args.table_mb, progress=progress)
+                             table_mb=args.table_mb, progress=progress, at_least=args.at_least)
         result = check.verify()
     except VerificationFailed as e:
         print(f"verification FAILED: {e}", file=sys.stderr)
@@ -458,11 +479,14 @@ def cmd_verify(args):
         raise UsageError(str(e)) from None
     finally:
         progress.close()
+    name = "value" if "value" in result else "at_least"
     if args.json:
-        print(json.dumps(dict(result, value=value_name(result["value"], proof.measure), run=args.run,
+        print(json.dumps(dict(result, **{name: value_name(result[name], proof.measure)}, run=args.run,
                               board=str(proof.board), measure=proof.measure)))
         return 0
-    print(f"San Jego {proof.board}, {proof.measure}: value {format_value(result['value'], proof.measure)} "
+    claim = f"value {format_value(result['value'], proof.measure)}" if name == "value" else \
+        f"value >= {format_value(result['at_least'], proof.measure)}"
+    print(f"San Jego {proof.board}, {proof.measure}: {claim} "
           f"verified (seed {result['seed']}, {result['questions']} questions, {result['nodes']:,} nodes, "
           f"{result['wall_seconds']:.1f} s)")
     return 0

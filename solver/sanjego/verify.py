@@ -1,4 +1,5 @@
-"""Independent re-verification of a finished parallel proof (`solve --run DIR`).
+"""Independent re-verification of a parallel proof (`solve --run DIR`): of its value once
+it has finished, or of a lower bound it has proven on the way ("value >= k").
 
 A finished run proves the value v of its position through the frontier: every
 leaf's bounds come from null-window searches that trusted one transposition
@@ -13,7 +14,8 @@ choosing among the children the one whose answers cost the first run the
 fewest nodes. The tree above the frontier is rebuilt from the rules; each leaf
 question is searched again with other Zobrist keys (another seed) and a fresh
 table, and must come out as the first run said. The questions and answers are
-journaled in DIR/verify/, so a stopped verification resumes where it stopped.
+journaled in DIR/verify/, so a stopped verification resumes where it stopped,
+and the verification of the value reuses the answers of an earlier one of a bound.
 """
 
 import os
@@ -34,14 +36,20 @@ class VerificationFailed(Exception):
     """A leaf question came out otherwise than the run's journal says."""
 
 
-def leaf_costs(records, k):
-    """Nodes the first run spent on each leaf's question ">= k" (records: its journal)."""
-    costs = {}
+def leaf_costs(records, k, at_least=True):
+    """Nodes the first run spent on each leaf's question ">= k" (records: its journal). A leaf
+    never asked ">= k" whose answer follows from another question (">= k + 1" answered yes,
+    for one) costs what the cheapest such question did."""
+    costs, implied = {}, {}
     for record in records:
-        if record.get("k") == k and "key" in record:  # not a split
-            key = bytes.fromhex(record["key"])
+        if "key" not in record:  # a split
+            continue
+        key = bytes.fromhex(record["key"])
+        if record["k"] == k:
             costs[key] = costs.get(key, 0) + record["nodes"]
-    return costs
+        elif record["lo"] >= k if at_least else record["hi"] < k:
+            implied[key] = min(implied.get(key, record["nodes"]), record["nodes"])
+    return {**implied, **costs}
 
 
 def certificate(proof, k, at_least, costs):
@@ -77,20 +85,31 @@ def certificate(proof, k, at_least, costs):
 
 
 class Verification:
-    """The verification of one finished run directory."""
+    """The verification of one run directory: of its value (finished runs), or of the
+    bound "value >= at_least" that its journal proves."""
 
     def __init__(self, proof, run_dir, seed=DEFAULT_SEED, out_dir=None, workers=None, scheduler=None,
-                 table_mb=None, progress=None):
+                 table_mb=None, progress=None, at_least=None):
         self.proof = proof
         self.run = RunDir(run_dir)
-        result = self.run.read_result()
-        if result is None:
-            raise CheckpointError(f"{run_dir}: the run has not finished; resume it first")
-        if not isinstance(result.get("value"), int):
-            raise CheckpointError(f"{run_dir}: result.json holds no value")
-        self.value = result["value"]
-        if proof.intervals()[proof.root.key] != (self.value, self.value):
-            raise CheckpointError(f"{run_dir}: journal and result.json disagree")
+        self.at_least = at_least
+        self.value = None
+        lo, _ = proof.intervals()[proof.root.key]
+        if at_least is not None:
+            if lo < at_least:
+                raise CheckpointError(f"{run_dir}: the run has proven value >= {lo}, not >= {at_least}")
+            halves = ((at_least, True),)
+        else:
+            result = self.run.read_result()
+            if result is None:
+                raise CheckpointError(f"{run_dir}: the run has not finished; resume it first "
+                                      f"(or verify a bound it has proven, with --at-least)")
+            if not isinstance(result.get("value"), int):
+                raise CheckpointError(f"{run_dir}: result.json holds no value")
+            self.value = result["value"]
+            if proof.intervals()[proof.root.key] != (self.value, self.value):
+                raise CheckpointError(f"{run_dir}: journal and result.json disagree")
+            halves = ((self.value, True), (self.value + 1, False))
         run_seed = proof.engine.seed if proof.engine.seed is not None else CORE_DEFAULT_SEED
         if seed == run_seed:
             raise CheckpointError(f"seed {seed} is the run's own; a verification needs other keys")
@@ -98,30 +117,13 @@ class Verification:
         self.workers = workers or os.cpu_count() or 1
         self.scheduler = scheduler
         self.progress = progress
-        nodes = {leaf.key: leaf for leaf in proof.leaves}
-        self.paths = leaf_paths(proof)
-        # (leaf, k, expected answer to ">= k") for both halves of the proof
-        self.questions = []
-        self.estimate = 0
-        # In the run's order: its answers were found with the table its earlier ones left.
-        order, records = {}, self.run.journal.read()
-        for record in records:
-            if "key" in record:
-                order.setdefault((bytes.fromhex(record["key"]), record["k"]), len(order))
-        for k, at_least in ((self.value, True), (self.value + 1, False)):
-            costs = leaf_costs(records, k)
-            _, keys = certificate(proof, k, at_least, costs)
-            self.estimate += sum(costs.get(key, 0) for key in keys)
-            for key in keys:
-                if not static_answer(proof, nodes[key], k, at_least):
-                    self.questions.append((nodes[key], k, at_least))
-        self.questions.sort(key=lambda q: (order.get((q[0].key, q[1]), len(order)), q[0].key))
         geometry, measure, table_bytes, _, heads = proof.config
         if table_mb is not None:
             table_bytes = int(table_mb * (1 << 20))
         self.config = (geometry, measure, table_bytes, seed, heads)
         self.dir = RunDir(out_dir or os.path.join(run_dir, "verify"))
-        manifest = dict(verify_manifest(proof), depth=proof.depth, value=self.value, seed=seed)
+        # No value in it: the verification of the value goes on from one of a bound.
+        manifest = dict(verify_manifest(proof), depth=proof.depth, seed=seed)
         self.answered = {}
         self.nodes = self.cpu_seconds = 0
         self.live_nodes = 0  # searched by the questions in flight, as last seen
@@ -138,6 +140,27 @@ class Verification:
         else:
             self.dir.create(manifest)
         self._check_answers()
+        nodes = {leaf.key: leaf for leaf in proof.leaves}
+        self.paths = leaf_paths(proof)
+        # (leaf, k, expected answer to ">= k") for each half of the proof
+        self.questions = []
+        self.estimate = 0
+        # In the run's order: its answers were found with the table its earlier ones left.
+        order, records = {}, self.run.journal.read()
+        for record in records:
+            if "key" in record:
+                order.setdefault((bytes.fromhex(record["key"]), record["k"]), len(order))
+        for k, at_least in halves:
+            costs = leaf_costs(records, k, at_least)
+            # Questions this verification has answered cost nothing more: a certificate
+            # that the run's later answers would draw elsewhere keeps them.
+            chosen = {**costs, **{key: 0 for key, kk in self.answered if kk == k}}
+            _, keys = certificate(proof, k, at_least, chosen)
+            self.estimate += sum(costs.get(key, 0) for key in keys)
+            for key in keys:
+                if not static_answer(proof, nodes[key], k, at_least):
+                    self.questions.append((nodes[key], k, at_least))
+        self.questions.sort(key=lambda q: (order.get((q[0].key, q[1]), len(order)), q[0].key))
 
     def _check_answers(self):
         for (key, k), record in self.answered.items():
@@ -208,10 +231,17 @@ class Verification:
             if pool is not None:
                 self.dir.journal.append({"session_wall": round(self.seconds, 3)})
                 warm.end_session(self.dir.path, warm_core, identify, self._note, finished)
-        result = {"value": self.value, "seed": self.seed, "symmetry": True, "method": "certificate",
+        result = {"seed": self.seed, "symmetry": True, "method": "certificate",
                   "questions": len(self.questions), "nodes": self.nodes,
                   "cpu_seconds": round(self.cpu_seconds, 3),
                   "wall_seconds": round(self.wall_before + self.seconds, 3), "ok": True}
+        if self.at_least is None:
+            result = dict(value=self.value, **result)
+        else:
+            result = dict(at_least=self.at_least, **result)
+            earlier = self.dir.read_result()
+            if earlier and earlier.get("ok") and ("value" in earlier or earlier["at_least"] > self.at_least):
+                return result  # a stronger verification stands in result.json
         self.dir.write_result(result)
         return result
 
@@ -243,19 +273,25 @@ def static_answer(proof, leaf, k, at_least):
     return lo >= k if at_least else hi < k
 
 
-def read_verification(proof, run_dir, out_dir=None):
+def read_verification(proof, run_dir, out_dir=None, bound=False):
     """The result of a finished, successful verification of run_dir's finished proof (as
     open_run gives it), or None (also for one left from another run); CheckpointError when
-    its files are damaged."""
+    its files are damaged. With bound, also that of a verified bound "value >= at_least"
+    that the run's journal proves (its result has at_least instead of value)."""
     check = RunDir(out_dir or os.path.join(run_dir, "verify"))
     result = check.read_result() if check.exists() else None
     if result is None or not result.get("ok"):
         return None
-    run_result = RunDir(run_dir).read_result()
-    if run_result is None or run_result.get("value") != result.get("value"):
+    if "value" in result:
+        run_result = RunDir(run_dir).read_result()
+        if run_result is None or run_result.get("value") != result["value"]:
+            return None
+    elif not bound or proof.intervals()[proof.root.key][0] < result.get("at_least", float("inf")):
         return None
     stored = read_checked_json(check.manifest_path)
-    expected = dict(verify_manifest(proof), depth=proof.depth, value=run_result["value"])
+    expected = dict(verify_manifest(proof), depth=proof.depth)
+    if "value" in stored and "value" in result and stored["value"] != result["value"]:
+        return None  # a verification directory of the older kind, left from another run
     if any(stored.get(key) != value for key, value in expected.items()):
         return None  # left from another run in the same directory
     if not all(record.get("ok", True) for record in check.journal.read()):
