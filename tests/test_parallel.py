@@ -598,6 +598,20 @@ def test_the_root_move_with_most_replies_proven_stays_searched_first():
     assert leaf in later.children and leaf is not replies[0]
 
 
+def test_the_root_move_that_proved_the_last_question_leads_the_next():
+    """Once every reply to the last first move is proven >= k, that move is the one
+    searched first for ">= k + 1" (no reply of any move holds there yet)."""
+    k = 1
+    proof, board, last, replies = _last_first_move_of_4x3(k)
+    for reply in replies:
+        proof.bounds[reply.key] = [k, 12]
+    memo = proof.intervals()
+    assert memo[proof.root.key][0] == k
+    assert proof.root.children[_root_order(proof, k + 1)[0]] is last
+    assert proof.question_progress(k + 1, memo)["lead"] == format_moves(board, [proof.root.moves[
+        proof.root.children.index(last)]])
+
+
 def test_status_estimates_the_lead_s_open_replies_from_its_settled_ones():
     from solver.sanjego.cli import _last_session_rate, _reply_estimate
     k = 1

@@ -504,11 +504,22 @@ class ParallelProof:
 
     def _search_order(self, node, deciding, k, memo):
         """Indices of the node's children: the one with the most children already settled
-        for the node's mover for ">= k" first, then moves that decided others (stable)."""
+        for the node's mover for ">= k" first; at the root, then one that answered the
+        question one step easier for the mover (the move that proved ">= k - 1" leads
+        ">= k": if any move holds, it is the likeliest); then moves that decided others
+        (stable). Below the root this is no guide: measured on small boards, it only
+        shuffled the node counts (6x4 depth 3: +18 %)."""
         side = node.position.side
         held = {c.key: self._settled_for_mover(node, c, k, memo) for c in node.children}
+        at_root = node is self.root
+
+        def held_before(child):
+            lo, hi = memo[child.key]
+            return at_root and (lo >= k - 1 if node.maximise else hi < k + 1)
+
         return sorted(range(len(node.children)),
-                      key=lambda i: (-held[node.children[i].key], -deciding.get((side, node.moves[i]), 0)))
+                      key=lambda i: (-held[node.children[i].key], -held_before(node.children[i]),
+                                     -deciding.get((side, node.moves[i]), 0)))
 
     def question_progress(self, k, memo):
         """How far ">= k" has come at the top of the tree: the root's moves already
