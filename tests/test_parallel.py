@@ -364,7 +364,9 @@ def test_verify_a_bound_of_an_unfinished_run_then_its_value(tmp_path):
     r = verify_cmd(part)
     assert r.returncode == 2 and "--at-least" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     r = verify_cmd(part, "--at-least", str(value + 1))
-    assert r.returncode == 2 and f"not >= {value + 1}" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert r.returncode == 2 and f"not >= {value + 1:+d}" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    r = verify_cmd(part, "--at-least", "-16")  # the rules alone prove it: nothing to verify
+    assert r.returncode == 2 and "rules alone" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     r = verify_cmd(part, "--at-least", str(value), "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
@@ -374,20 +376,42 @@ def test_verify_a_bound_of_an_unfinished_run_then_its_value(tmp_path):
     status = [sys.executable, "-m", "solver", "sanjego", "status", str(part)]
     text = subprocess.run(status, capture_output=True, text=True).stdout
     assert f'"value >= {value:+d}" verified by a second run' in text
+    js = json.loads(subprocess.run(status + ["--json"], capture_output=True, text=True).stdout)
+    assert js["verified"] is None and js["verified_bound"]["at_least"] == value
+    # A weaker bound verified after it leaves the stronger one in result.json.
+    assert verify_cmd(part, "--at-least", str(value - 1)).returncode == 0
+    assert RunDir(part / "verify").read_result()["at_least"] == value
+    weaker = [q for q in Journal(part / "verify" / "journal.log").read() if "key" in q][len(asked):]
+    assert weaker and {q["k"] for q in weaker} == {value - 1} and sum(q["nodes"] for q in weaker) > 0
     # The run finishes (here: its whole journal comes back); the value's verification
     # keeps the bound's answers and asks the "< v + 1" half only.
     shutil.copy(run / "journal.log", part / "journal.log")
     shutil.copy(run / "result.json", part / "result.json")
     r = verify_cmd(part, "--json")
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout)["value"] == value
+    full = json.loads(r.stdout)
     now = [q for q in Journal(part / "verify" / "journal.log").read() if "key" in q]
-    assert now[:len(asked)] == asked and {q["k"] for q in now[len(asked):]} == {value + 1}
+    assert now[:len(asked)] == asked and {q["k"] for q in now[len(asked) + len(weaker):]} == {value + 1}
+    assert full["value"] == value
+    # Its nodes are its own certificate's, not those of the weaker bound's answers.
+    assert full["nodes"] <= sum(q["nodes"] for q in now if q["k"] != value - 1)
     text = subprocess.run(status, capture_output=True, text=True).stdout
     assert "verified by a second run" in text and '"value >=' not in text
     # Verifying the bound again leaves the value's verification standing.
     assert verify_cmd(part, "--at-least", str(value)).returncode == 0
     assert "value" in RunDir(part / "verify").read_result()
+    # Answers given for another run (one that expected "no" where this one proves "yes")
+    # are refused, not taken.
+    records = list(Journal(part / "verify" / "journal.log").read())
+    (part / "verify" / "journal.log").unlink()
+    (part / "verify" / "result.json").unlink()
+    forged = Journal(part / "verify" / "journal.log")
+    for record in records:
+        if record.get("key") == asked[0]["key"] and record["k"] == value:
+            record = dict(record, expected=False, v=value - 1)
+        forged.append(record)
+    r = verify_cmd(part, "--at-least", str(value))
+    assert r.returncode == 2 and "another run" in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
 def test_a_leaf_never_asked_costs_what_the_question_that_settled_it_did():

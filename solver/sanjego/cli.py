@@ -132,7 +132,8 @@ def add_parser(games):
                                         "the value later reuses its answers. "
                                         "Journaled in DIR/verify/; running it again resumes it. Exit "
                                         "status 1 when an answer disagrees.")
-    s.add_argument("run", metavar="DIR", help="run directory of a finished proof")
+    s.add_argument("run", metavar="DIR", help="run directory of a finished proof (or, with --at-least, of one "
+                                              "that has proven the bound)")
     s.add_argument("--at-least", metavar="K", type=int, default=None,
                    help="verify only that the value is at least K (the run's journal must prove it)")
     s.add_argument("--seed", type=_seed, default=None,
@@ -388,7 +389,9 @@ def cmd_status(args):
                moves=manifest["moves"], depth=manifest["depth"], finished=run.read_result() is not None)
     if heads:
         out["heads"] = [board.name(c) for c in heads]
-    out["verified"] = verified
+    out["verified"] = verified if verified and "value" in verified else None
+    if verified and "value" not in verified:
+        out["verified_bound"] = verified  # "value >= at_least", not the value
     try:
         out["warm_table"] = warm.describe(os.path.join(args.run, warm.FILE_NAME))
     except warm.WarmTableError as e:

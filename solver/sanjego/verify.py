@@ -97,7 +97,12 @@ class Verification:
         lo, _ = proof.intervals()[proof.root.key]
         if at_least is not None:
             if lo < at_least:
-                raise CheckpointError(f"{run_dir}: the run has proven value >= {lo}, not >= {at_least}")
+                raise CheckpointError(f"{run_dir}: the run has proven value >= {lo:+d}, not >= {at_least:+d}")
+            p = proof.root.position
+            ruled, _ = proof.engine.core.bounds(p.heights, p.core_owners, p.side)
+            if at_least <= ruled:
+                raise CheckpointError(f"value >= {at_least:+d} needs no verification: the rules alone "
+                                      f"give value >= {ruled:+d}")
             halves = ((at_least, True),)
         else:
             result = self.run.read_result()
@@ -160,6 +165,12 @@ class Verification:
             for key in keys:
                 if not static_answer(proof, nodes[key], k, at_least):
                     self.questions.append((nodes[key], k, at_least))
+                    done = self.answered.get((key, k))
+                    if done is not None and done["expected"] != at_least:
+                        raise CheckpointError(
+                            f"{self.dir.path} answered the leaf after {done['moves']} for another run "
+                            f"(it expected {'yes' if done['expected'] else 'no'} to \">= {k}\"); "
+                            f"verify into another directory (--out)")
         self.questions.sort(key=lambda q: (order.get((q[0].key, q[1]), len(order)), q[0].key))
 
     def _check_answers(self):
@@ -231,9 +242,11 @@ class Verification:
             if pool is not None:
                 self.dir.journal.append({"session_wall": round(self.seconds, 3)})
                 warm.end_session(self.dir.path, warm_core, identify, self._note, finished)
+        # Only this certificate's answers: a verified bound's other answers are not its work.
+        mine = [self.answered[q[0].key, q[1]] for q in self.questions]
         result = {"seed": self.seed, "symmetry": True, "method": "certificate",
-                  "questions": len(self.questions), "nodes": self.nodes,
-                  "cpu_seconds": round(self.cpu_seconds, 3),
+                  "questions": len(self.questions), "nodes": sum(r["nodes"] for r in mine),
+                  "cpu_seconds": round(sum(r["seconds"] for r in mine), 3),
                   "wall_seconds": round(self.wall_before + self.seconds, 3), "ok": True}
         if self.at_least is None:
             result = dict(value=self.value, **result)
