@@ -378,6 +378,9 @@ def test_verify_a_bound_of_an_unfinished_run_then_its_value(tmp_path):
     assert f'"value >= {value:+d}" verified by a second run' in text
     js = json.loads(subprocess.run(status + ["--json"], capture_output=True, text=True).stdout)
     assert js["verified"] is None and js["verified_bound"]["at_least"] == value
+    assert js["verify_journal"]["answers"] == len(asked)
+    assert js["verify_journal"]["nodes"] == sum(q["nodes"] for q in asked)
+    assert f"verification journal ({part / 'verify'}): {len(asked)} answers" in text
     # A weaker bound verified after it leaves the stronger one in result.json.
     assert verify_cmd(part, "--at-least", str(value - 1)).returncode == 0
     assert RunDir(part / "verify").read_result()["at_least"] == value

@@ -377,10 +377,11 @@ def cmd_status(args):
     from ..cli import UsageError
     from . import subtrees, warm
     from .parallel import open_run
-    from .verify import read_verification
+    from .verify import journal_totals, read_verification
     try:
         proof, manifest = open_run(args.run)
         verified = read_verification(proof, args.run, bound=True)
+        answered = journal_totals(args.run)
     except CheckpointError as e:
         raise UsageError(str(e)) from None
     run, board = RunDir(args.run), proof.board
@@ -392,6 +393,7 @@ def cmd_status(args):
     out["verified"] = verified if verified and "value" in verified else None
     if verified and "value" not in verified:
         out["verified_bound"] = verified  # "value >= at_least", not the value
+    out["verify_journal"] = answered
     try:
         out["warm_table"] = warm.describe(os.path.join(args.run, warm.FILE_NAME))
     except warm.WarmTableError as e:
@@ -418,6 +420,10 @@ def cmd_status(args):
         what = "" if "value" in verified else f"\"value >= {format_value(verified['at_least'], measure)}\" "
         print(f"{what}verified by a second run: seed {verified['seed']}, {verified['questions']} questions, "
               f"{verified['nodes']:,} nodes")
+    if answered and not out["verified"]:
+        print(f"verification journal ({os.path.join(args.run, 'verify')}): {answered['answers']} answers, "
+              f"{answered['nodes']:,} nodes, {answered['cpu_seconds'] / 3600:.2f} CPU-hours so far "
+              f"(`sanjego verify` with the same options resumes it)")
     if "undecided_for" in out:
         u = out["undecided_for"]
         print(f"next question \">= {format_value(u['k'], measure)}\": {u['leaves']} frontier leaves "

@@ -310,3 +310,20 @@ def read_verification(proof, run_dir, out_dir=None, bound=False):
     if not all(record.get("ok", True) for record in check.journal.read()):
         return None  # a later verification of the same run disagreed
     return result
+
+
+def journal_totals(run_dir, out_dir=None):
+    """What run_dir's verification directory has answered so far (also one not finished,
+    or one in use: reading never writes), or None when there is none."""
+    check = RunDir(out_dir or os.path.join(run_dir, "verify"))
+    if not check.exists():
+        return None
+    out = {"answers": 0, "nodes": 0, "cpu_seconds": 0.0, "wall_seconds": 0.0}
+    for record in check.journal.read():
+        if "session_wall" in record:
+            out["wall_seconds"] += record["session_wall"]
+        else:
+            out["answers"] += 1
+            out["nodes"] += record["nodes"]
+            out["cpu_seconds"] += record["seconds"]
+    return out
