@@ -144,6 +144,34 @@ def test_record_from_a_finished_parallel_run(tmp_path):
     assert "line_from" not in redone and redone["verify"] == check
 
 
+def test_record_a_verified_bound_of_an_unfinished_run(tmp_path):
+    """An unfinished run (here 4x4 without its "< +2" answers) whose "value >= +1" is
+    verified gets a bound record; before the verification it gets none."""
+    from solver.checkpoint import RunDir
+    run, out = tmp_path / "run", tmp_path / "results" / "sanjego"
+    r = cli("solve", "4x4", "--run", str(run), "--workers", "2", "--table-mb", "16", "--quiet")
+    assert r.returncode == 0, r.stderr
+    records = list(Journal(run / "journal.log").read())
+    (run / "result.json").unlink()
+    (run / "journal.log").unlink()
+    journal = Journal(run / "journal.log")
+    for record in records:
+        if record.get("k") != 2:
+            journal.append(record)
+    r = cli("record", "4x4", "--from-run", str(run), "--out", str(out))
+    assert r.returncode == 2 and "no bound of it is verified" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    r = cli("verify", str(run), "--at-least", "1", "--table-mb", "16", "--quiet")
+    assert r.returncode == 0 and "value >= +1 verified" in r.stdout, r.stderr
+    r = cli("record", "4x4", "--from-run", str(run), "--out", str(out))
+    assert r.returncode == 0 and "value >= 1" in r.stdout, r.stderr
+    bound = json.loads((out / "bounds" / "4x4-margin.json").read_text())
+    assert bound["at_least"] == 1 and bound["bounds"][0] == 1 < bound["bounds"][1]
+    assert bound["first_moves"] and bound["verify"]["questions"] > 0 and bound["run"]["nodes"] > 0
+    assert bound["verify"] == {key: RunDir(run / "verify").read_result()[key] for key in bound["verify"]}
+    assert "| 4x4 | margin | +1 |" in (out.parent / "README.md").read_text()
+    assert not (out / "4x4.json").exists()
+
+
 def test_record_from_a_run_with_its_own_seed_and_a_verification_that_later_disagreed(tmp_path):
     run, out = tmp_path / "run", tmp_path / "results" / "sanjego"
     r = cli("solve", "4x3", "--run", str(run), "--workers", "1", "--table-mb", "16", "--seed", "7", "--quiet")

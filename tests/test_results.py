@@ -13,6 +13,7 @@ from solver.sanjego.heads import best_choices, head_table
 RESULTS = pathlib.Path(__file__).resolve().parent.parent / "results"
 RECORDS = sorted((RESULTS / "sanjego").glob("*.json"))
 HEADS = sorted((RESULTS / "sanjego" / "heads").glob("*.json"))
+BOUNDS = sorted((RESULTS / "sanjego" / "bounds").glob("*.json"))
 
 
 def test_there_are_results():
@@ -76,3 +77,24 @@ def test_results_readme_lists_the_heads_records():
     for path in HEADS:
         board, measure = path.stem.rsplit("-", 1)
         assert f"| {board} | {measure} |" in readme
+
+
+@pytest.mark.parametrize("path", BOUNDS, ids=[p.stem for p in BOUNDS])
+def test_bound_record_holds_for_its_committed_run_and_verification(path):
+    """A published bound of an unfinished run: the run's committed journal must still prove
+    it, and its committed verification directory must still have verified it."""
+    from solver.sanjego.parallel import open_run
+    from solver.sanjego.verify import read_verification
+    record = json.loads(path.read_text())
+    board = parse_board(record["board"])
+    assert path.stem == f"{board}-{record['measure']}" and "commit" in record["provenance"]
+    run = RESULTS.parent / record["run"]["dir"]
+    proof, manifest = open_run(str(run))
+    assert manifest["board"] == str(board) and manifest["measure"] == record["measure"]
+    k = record["at_least"]
+    assert proof.intervals()[proof.root.key][0] >= k
+    check = read_verification(proof, str(run), bound=True)
+    assert check and check.get("at_least", check.get("value")) >= k
+    readme = (RESULTS / "README.md").read_text()
+    assert f"| {board} | {record['measure']} | {k:+d} |" in readme
+

@@ -114,7 +114,9 @@ def add_parser(games):
                    help=f"transposition table size in MB (default {DEFAULT_TABLE_MB}; the table uses the largest power of two that fits)")
     s.add_argument("--out", default=None, help="results directory (default results/sanjego)")
     s.add_argument("--from-run", metavar="DIR", default=None,
-                   help="take the value from a finished `solve --run DIR` proof instead of solving")
+                   help="take the value from a finished `solve --run DIR` proof instead of solving; "
+                        "of an unfinished one, record its verified bound (`verify --at-least`) in "
+                        "results/sanjego/bounds/")
     s.set_defaults(handler=cmd_record)
     s = commands.add_parser("status", help="what a run directory has proven so far",
                             description="Reads a run directory of `solve --run` (manifest and journal) "
@@ -736,6 +738,10 @@ def cmd_record(args):
                               log, from_run=args.from_run)
     except (CheckpointError, RuntimeError) as e:
         raise UsageError(str(e)) from None
+    if "at_least" in record:
+        print(f"{args.board} {record['measure']}: value >= {record['at_least']}  (a bound of the unfinished run, "
+              f"verified by a second run: {record['verify']['questions']} questions)")
+        return
     if args.from_run:
         measures = [m for m in MEASURES if m in record and "run" in record[m]]
     for measure in measures:

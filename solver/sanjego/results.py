@@ -16,7 +16,7 @@ from ..checkpoint import atomic_write
 from ..provenance import REPO, commit, machine
 from .book import write_positions
 from .engine import Engine
-from .notation import format_game
+from .notation import format_game, format_moves
 from .position import Position, value_name
 
 VERIFY_SEED = 0x2F6E1D55
@@ -194,13 +194,61 @@ def run_verification(proof, run_dir):
                                         "cpu_seconds", "wall_seconds")}
 
 
+def record_bound(board, run_dir, out_dir=DEFAULT_DIR):
+    """Writes results/sanjego/bounds/WxH-MEASURE.json for an unfinished `solve --run DIR` proof
+    of the board whose lower bound "value >= K" `sanjego verify DIR --at-least K` has verified;
+    returns the record. A bound is published only once it is verified."""
+    from ..checkpoint import RunDir
+    from .parallel import open_run
+    from .verify import read_verification
+    t0 = time.perf_counter()
+    RunDir(run_dir).open({"game": "sanjego", "board": str(board), "moves": ""})
+    proof, manifest = open_run(run_dir)
+    if manifest.get("heads"):
+        raise RuntimeError(f"{run_dir}: a run of the heads variant has no place in results/sanjego")
+    check = read_verification(proof, run_dir, bound=True)
+    if not check or "at_least" not in check:
+        raise RuntimeError(f"{run_dir}: the run has not finished, and no bound of it is verified "
+                           f"(`sanjego verify {run_dir} --at-least K` first)")
+    k, measure = check["at_least"], manifest["measure"]
+    memo = proof.intervals()
+    summary = proof.summary()
+    record = {
+        "game": "sanjego", "board": str(board), "measure": measure,
+        "at_least": value_name(k, measure) if measure == "outcome" else k,
+        "bounds": summary["bounds"],
+        "first_moves": [format_moves(board, [m]) for m, c in zip(proof.root.moves, proof.root.children)
+                        if memo[c.key][0] >= k],
+        "run": {"dir": os.path.relpath(run_dir, REPO), "subproofs": summary["subproofs"],
+                "depth": manifest["depth"], "created": manifest.get("created"),
+                "code_version": manifest.get("code_version"), "nodes": summary["nodes"],
+                "cpu_seconds": summary["cpu_seconds"], "wall_seconds": summary["wall_seconds"]},
+        "verify": {key: check[key] for key in ("seed", "symmetry", "method", "questions", "nodes",
+                                               "cpu_seconds", "wall_seconds")},
+        "provenance": {
+            "command": "python -m solver " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "record_bound()",
+            "commit": commit(), "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+            "wall_seconds": round(time.perf_counter() - t0, 3), **machine()},
+    }
+    directory = os.path.join(out_dir, "bounds")
+    os.makedirs(directory, exist_ok=True)
+    atomic_write(os.path.join(directory, f"{board}-{measure}.json"), (json.dumps(record, indent=2) + "\n").encode())
+    write_readme(out_dir)
+    return record
+
+
 def record_board(board, measures, table_depth, table_mb, out_dir=DEFAULT_DIR, log=print, from_run=None):
     """Solves, verifies and writes results/sanjego/WxH.json (+ tables); returns the record.
 
     With from_run, the value comes from a finished parallel proof instead; its "verify" is
-    what `sanjego verify DIR` re-checked of that proof, null until it has."""
+    what `sanjego verify DIR` re-checked of that proof, null until it has. An unfinished one
+    with a verified bound gets a bound record instead (record_bound)."""
     os.makedirs(out_dir, exist_ok=True)
     commit()  # the code that runs is the code of now
+    if from_run:
+        from ..checkpoint import RunDir
+        if RunDir(from_run).exists() and RunDir(from_run).read_result() is None:
+            return record_bound(board, from_run, out_dir)
     t0 = time.perf_counter()
     record = {"game": "sanjego", "board": str(board)}
     if from_run:
@@ -254,6 +302,13 @@ def all_records(out_dir=DEFAULT_DIR):
     return sorted(records, key=lambda r: (len(r["board"]), r["board"]))
 
 
+def bound_records(out_dir=DEFAULT_DIR):
+    directory = os.path.join(out_dir, "bounds")
+    names = sorted(os.listdir(directory)) if os.path.isdir(directory) else []
+    records = [read_record(os.path.join(directory, n)) for n in names if n.endswith(".json")]
+    return sorted(records, key=lambda r: (len(r["board"]), r["board"], r["measure"]))
+
+
 def heads_records(out_dir=DEFAULT_DIR):
     directory = os.path.join(out_dir, "heads")
     names = sorted(os.listdir(directory)) if os.path.isdir(directory) else []
@@ -291,6 +346,22 @@ def write_readme(out_dir=DEFAULT_DIR):
                     f"| {game} | {m.get('final', '')} | {m.get('nodes', '')} "
                     f"| {m.get('wall_seconds', '')} | {prov['cores']} | {prov['commit']} "
                     f"| {prov['date'][:10]} |")
+    bounds = bound_records(out_dir)
+    if bounds:
+        rows += ["", "## San Jego, bounds proven by runs not yet finished", "",
+                 "Written by `python -m solver sanjego record WxH --from-run DIR` for a checkpointed run",
+                 "that has not found the value yet, once `sanjego verify DIR --at-least K` has asked every",
+                 "question of the run's proof of \"value >= K\" again with other keys and all agreed.", "",
+                 "| board | measure | value at least | first moves that hold it | run nodes | run CPU hours "
+                 "| verify questions | verify nodes | cores | commit | date |",
+                 "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+        for r in bounds:
+            run, check, prov = r["run"], r["verify"], r["provenance"]
+            k = r["at_least"]
+            rows.append(f"| {r['board']} | {r['measure']} | {k if isinstance(k, str) else _shown(k, r['measure'])} "
+                        f"| {', '.join(r['first_moves'])} | {run['nodes']} | {run['cpu_seconds'] / 3600:.2f} "
+                        f"| {check['questions']} | {check['nodes']} | {prov['cores']} | {prov['commit']} "
+                        f"| {prov['date'][:10]} |")
     heads = heads_records(out_dir)
     if heads:
         rows += ["", "## San Jego, heads variant", "",
