@@ -302,18 +302,25 @@ def all_records(out_dir=DEFAULT_DIR):
     return sorted(records, key=lambda r: (len(r["board"]), r["board"]))
 
 
-def bound_records(out_dir=DEFAULT_DIR):
-    directory = os.path.join(out_dir, "bounds")
+def _board_measure_records(directory):
     names = sorted(os.listdir(directory)) if os.path.isdir(directory) else []
     records = [read_record(os.path.join(directory, n)) for n in names if n.endswith(".json")]
     return sorted(records, key=lambda r: (len(r["board"]), r["board"], r["measure"]))
+
+
+def bound_records(out_dir=DEFAULT_DIR):
+    return _board_measure_records(os.path.join(out_dir, "bounds"))
 
 
 def heads_records(out_dir=DEFAULT_DIR):
-    directory = os.path.join(out_dir, "heads")
-    names = sorted(os.listdir(directory)) if os.path.isdir(directory) else []
-    records = [read_record(os.path.join(directory, n)) for n in names if n.endswith(".json")]
-    return sorted(records, key=lambda r: (len(r["board"]), r["board"], r["measure"]))
+    return _board_measure_records(os.path.join(out_dir, "heads"))
+
+
+def _table_section(title, intro, columns, rows):
+    """Lines of a README section: a title, intro lines, and a Markdown table."""
+    return (["", f"## {title}", ""] + intro + ["", "| " + " | ".join(columns) + " |",
+                                              "| " + " | ".join("---" for _ in columns) + " |"]
+            + ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows])
 
 
 def _shown(value, measure):
@@ -348,37 +355,33 @@ def write_readme(out_dir=DEFAULT_DIR):
                     f"| {prov['date'][:10]} |")
     bounds = bound_records(out_dir)
     if bounds:
-        rows += ["", "## San Jego, bounds proven by runs not yet finished", "",
-                 "Written by `python -m solver sanjego record WxH --from-run DIR` for a checkpointed run",
-                 "that has not found the value yet, once `sanjego verify DIR --at-least K` has asked every",
-                 "question of the run's proof of \"value >= K\" again with other keys and all agreed.", "",
-                 "| board | measure | value at least | first moves that hold it | run nodes | run CPU hours "
-                 "| verify questions | verify nodes | cores | commit | date |",
-                 "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-        for r in bounds:
-            run, check, prov = r["run"], r["verify"], r["provenance"]
-            k = r["at_least"]
-            rows.append(f"| {r['board']} | {r['measure']} | {k if isinstance(k, str) else _shown(k, r['measure'])} "
-                        f"| {', '.join(r['first_moves'])} | {run['nodes']} | {run['cpu_seconds'] / 3600:.2f} "
-                        f"| {check['questions']} | {check['nodes']} | {prov['cores']} | {prov['commit']} "
-                        f"| {prov['date'][:10]} |")
+        rows += _table_section(
+            "San Jego, bounds proven by runs not yet finished",
+            ["Written by `python -m solver sanjego record WxH --from-run DIR` for a checkpointed run",
+             "that has not found the value yet, once `sanjego verify DIR --at-least K` has asked every",
+             "question of the run's proof of \"value >= K\" again with other keys and all agreed."],
+            ["board", "measure", "value at least", "first moves that hold it", "run nodes", "run CPU hours",
+             "verify questions", "verify nodes", "cores", "commit", "date"],
+            [[r["board"], r["measure"],
+              r["at_least"] if isinstance(r["at_least"], str) else _shown(r["at_least"], r["measure"]),
+              ", ".join(r["first_moves"]), r["run"]["nodes"], f"{r['run']['cpu_seconds'] / 3600:.2f}",
+              r["verify"]["questions"], r["verify"]["nodes"], r["provenance"]["cores"], r["provenance"]["commit"],
+              r["provenance"]["date"][:10]] for r in bounds])
     heads = heads_records(out_dir)
     if heads:
-        rows += ["", "## San Jego, heads variant", "",
-                 "Written by `python -m solver sanjego heads BOARD --record`: the value of every choice of",
-                 "head cells (docs/sanjego-variants.md); the first player places his head first, the",
-                 "second answers. Values are the first player's; every pair was solved twice (other",
-                 "Zobrist keys, no symmetry reduction the second time) and both agreed.", "",
-                 "| board | measure | value | first's head, second's answer | second places first | "
-                 "without heads | pairs (distinct) | nodes | wall s | cores | commit | date |",
-                 "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-        for r in heads:
-            ff, sf, prov = r["first_places_first"], r["second_places_first"], r["provenance"]
-            rows.append(f"| {r['board']} | {r['measure']} | {_shown(r['value'], r['measure'])} "
-                        f"| {ff['first_head']}, {ff['second_head']} | {_shown(sf['value'], r['measure'])} "
-                        f"| {_shown(r['plain_value'], r['measure'])} | {r['pairs']} ({r['distinct_pairs']}) "
-                        f"| {r['nodes']} | {r['seconds']} | {prov['cores']} | {prov['commit']} "
-                        f"| {prov['date'][:10]} |")
+        rows += _table_section(
+            "San Jego, heads variant",
+            ["Written by `python -m solver sanjego heads BOARD --record`: the value of every choice of",
+             "head cells (docs/sanjego-variants.md); the first player places his head first, the",
+             "second answers. Values are the first player's; every pair was solved twice (other",
+             "Zobrist keys, no symmetry reduction the second time) and both agreed."],
+            ["board", "measure", "value", "first's head, second's answer", "second places first",
+             "without heads", "pairs (distinct)", "nodes", "wall s", "cores", "commit", "date"],
+            [[r["board"], r["measure"], _shown(r["value"], r["measure"]),
+              f"{r['first_places_first']['first_head']}, {r['first_places_first']['second_head']}",
+              _shown(r["second_places_first"]["value"], r["measure"]), _shown(r["plain_value"], r["measure"]),
+              f"{r['pairs']} ({r['distinct_pairs']})", r["nodes"], r["seconds"], r["provenance"]["cores"],
+              r["provenance"]["commit"], r["provenance"]["date"][:10]] for r in heads])
     rows += ["", "Each `sanjego/WxH.json` holds both measures, the game, the command that made it and",
              "the machine; `sanjego/WxH-MEASURE.sjt` is a table of exact values for every position",
              "within `table_depth` plies of the start and along the game, read by",
