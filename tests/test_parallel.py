@@ -494,6 +494,16 @@ def test_split_sub_proofs_resume_and_verify(tmp_path):
     v = verify_cmd(run, "--json")
     assert v.returncode == 0, v.stderr
     assert json.loads(v.stdout)["ok"]
+    # What the run spent is counted in the estimate with the nodes of the split sub-proofs
+    # above the proof tree's leaves (their children were cheap: the split left the table warm).
+    from solver.sanjego.verify import certificate, leaf_costs
+    more = []
+    for k, at_least in ((expected, True), (expected + 1, False)):
+        costs = leaf_costs(records, k, at_least)
+        leaves_only = {key: c for key, c in costs.items() if key not in {
+            bytes.fromhex(rec["split"]) for rec in splits}}
+        more.append(certificate(proof, k, at_least, costs)[0] - certificate(proof, k, at_least, leaves_only)[0])
+    assert min(more) >= 0 and max(more) > 0
     bad = subprocess.run(solve_cmd("4x3", "--split-nodes", "0"), capture_output=True, text=True)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
 

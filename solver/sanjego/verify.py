@@ -37,12 +37,17 @@ class VerificationFailed(Exception):
 
 
 def leaf_costs(records, k, at_least=True):
-    """Nodes the first run spent on each leaf's question ">= k" (records: its journal). A leaf
+    """Nodes the first run spent on each node's question ">= k" (records: its journal),
+    sub-proofs stopped and resumed, or split into the node's children, included. A leaf
     never asked ">= k" whose answer follows from another question (">= k + 1" answered yes,
     for one) costs what the cheapest such question did."""
     costs, implied = {}, {}
     for record in records:
-        if "key" not in record:  # a split
+        if "key" not in record:
+            name = "split" if "split" in record else "interrupted" if "interrupted" in record else None
+            if name and record["k"] == k:
+                key = bytes.fromhex(record[name])
+                costs[key] = costs.get(key, 0) + record["nodes"]
             continue
         key = bytes.fromhex(record["key"])
         if record["k"] == k:
@@ -73,11 +78,13 @@ def certificate(proof, k, at_least, costs):
             found = (0, frozenset())
         elif node.children is None or own is not None and (own[0] >= k if at_least else own[1] < k):
             found = (costs.get(node.key, 0), frozenset({node.key}))
-        elif node.maximise == at_least:  # one good child suffices
-            found = min((cert(c) for c in node.children if holds(c)), key=lambda e: e[0])
-        else:
-            parts = [cert(c) for c in node.children]
-            found = (sum(c for c, _ in parts), frozenset().union(*(s for _, s in parts)))
+        else:  # a split leaf's own nodes (those before its split) come with its children's
+            if node.maximise == at_least:  # one good child suffices
+                below = min((cert(c) for c in node.children if holds(c)), key=lambda e: e[0])
+            else:
+                parts = [cert(c) for c in node.children]
+                below = (sum(c for c, _ in parts), frozenset().union(*(s for _, s in parts)))
+            found = (below[0] + costs.get(node.key, 0), below[1])
         done[node.key] = found
         return found
 
@@ -161,7 +168,7 @@ class Verification:
             # that the run's later answers would draw elsewhere keeps them.
             chosen = {**costs, **{key: 0 for key, kk in self.answered if kk == k}}
             _, keys = certificate(proof, k, at_least, chosen)
-            self.estimate += sum(costs.get(key, 0) for key in keys)
+            self.estimate += certificate(proof, k, at_least, costs)[0]  # what the run's cheapest tree took
             for key in keys:
                 if not static_answer(proof, nodes[key], k, at_least):
                     self.questions.append((nodes[key], k, at_least))
