@@ -425,7 +425,7 @@ def test_a_leaf_never_asked_costs_what_the_question_that_settled_it_did():
                {"key": b, "k": 3, "lo": 3, "hi": 9, "nodes": 30},
                {"key": a, "k": 2, "lo": -9, "hi": 1, "nodes": 5},
                {"split": a, "k": 1, "nodes": 1}]
-    assert leaf_costs(records, 1) == {bytes.fromhex(a): 50, bytes.fromhex(b): 30}
+    assert leaf_costs(records, 1) == {bytes.fromhex(a): 50 + 1, bytes.fromhex(b): 30}  # its split's node too
     assert leaf_costs(records, 2) == {bytes.fromhex(a): 5, bytes.fromhex(b): 70}
     assert leaf_costs(records, 3, at_least=False) == {bytes.fromhex(a): 5, bytes.fromhex(b): 30}
     assert leaf_costs(records, 4, at_least=False) == {bytes.fromhex(a): 5}
