@@ -190,6 +190,11 @@ def run_verification(proof, run_dir):
     check = read_verification(proof, run_dir)
     if not check or not check.get("ok"):
         return None
+    return _verification_summary(check)
+
+
+def _verification_summary(check):
+    """The part of a verification's result that a record keeps."""
     return {key: check[key] for key in ("seed", "symmetry", "method", "questions", "nodes",
                                         "cpu_seconds", "wall_seconds")}
 
@@ -215,7 +220,7 @@ def record_bound(board, run_dir, out_dir=DEFAULT_DIR):
     summary = proof.summary()
     record = {
         "game": "sanjego", "board": str(board), "measure": measure,
-        "at_least": value_name(k, measure) if measure == "outcome" else k,
+        "at_least": value_name(k, measure),
         "bounds": summary["bounds"],
         "first_moves": [format_moves(board, [m]) for m, c in zip(proof.root.moves, proof.root.children)
                         if memo[c.key][0] >= k],
@@ -223,8 +228,7 @@ def record_bound(board, run_dir, out_dir=DEFAULT_DIR):
                 "depth": manifest["depth"], "created": manifest.get("created"),
                 "code_version": manifest.get("code_version"), "nodes": summary["nodes"],
                 "cpu_seconds": summary["cpu_seconds"], "wall_seconds": summary["wall_seconds"]},
-        "verify": {key: check[key] for key in ("seed", "symmetry", "method", "questions", "nodes",
-                                               "cpu_seconds", "wall_seconds")},
+        "verify": _verification_summary(check),
         "provenance": {
             "command": "python -m solver " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "record_bound()",
             "commit": commit(), "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),

@@ -136,21 +136,16 @@ class Verification:
         self.dir = RunDir(out_dir or os.path.join(run_dir, "verify"))
         # No value in it: the verification of the value goes on from one of a bound.
         manifest = dict(verify_manifest(proof), depth=proof.depth, seed=seed)
-        self.answered = {}
-        self.nodes = self.cpu_seconds = 0
         self.live_nodes = 0  # searched by the questions in flight, as last seen
-        self.wall_before = 0.0
+        records = []
         if self.dir.exists():
             self.dir.open(manifest)
-            for record in self.dir.journal.read():
-                if "session_wall" in record:
-                    self.wall_before += record["session_wall"]
-                    continue
-                self.answered[bytes.fromhex(record["key"]), record["k"]] = record
-                self.nodes += record["nodes"]
-                self.cpu_seconds += record["seconds"]
+            records = self.dir.journal.read()
         else:
             self.dir.create(manifest)
+        self.answered = {(bytes.fromhex(r["key"]), r["k"]): r for r in records if "session_wall" not in r}
+        totals = _totals(records)
+        self.nodes, self.cpu_seconds, self.wall_before = totals["nodes"], totals["cpu_seconds"], totals["wall_seconds"]
         self._check_answers()
         nodes = {leaf.key: leaf for leaf in proof.leaves}
         self.paths = leaf_paths(proof)
@@ -319,14 +314,10 @@ def read_verification(proof, run_dir, out_dir=None, bound=False):
     return result
 
 
-def journal_totals(run_dir, out_dir=None):
-    """What run_dir's verification directory has answered so far (also one not finished,
-    or one in use: reading never writes), or None when there is none."""
-    check = RunDir(out_dir or os.path.join(run_dir, "verify"))
-    if not check.exists():
-        return None
+def _totals(records):
+    """Answers, nodes, CPU and wall seconds of a verification journal's records."""
     out = {"answers": 0, "nodes": 0, "cpu_seconds": 0.0, "wall_seconds": 0.0}
-    for record in check.journal.read():
+    for record in records:
         if "session_wall" in record:
             out["wall_seconds"] += record["session_wall"]
         else:
@@ -334,3 +325,10 @@ def journal_totals(run_dir, out_dir=None):
             out["nodes"] += record["nodes"]
             out["cpu_seconds"] += record["seconds"]
     return out
+
+
+def journal_totals(run_dir, out_dir=None):
+    """What run_dir's verification directory has answered so far (also one not finished,
+    or one in use: reading never writes), or None when there is none."""
+    check = RunDir(out_dir or os.path.join(run_dir, "verify"))
+    return _totals(check.journal.read()) if check.exists() else None
