@@ -417,6 +417,29 @@ def test_verify_a_bound_of_an_unfinished_run_then_its_value(tmp_path):
     assert r.returncode == 2 and "another run" in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
+def test_verify_estimates_what_is_left_from_its_own_answers(tmp_path):
+    """Nodes to go: the run's cost of the open questions, scaled by this verification's
+    nodes per node of the run's on the questions it has answered."""
+    from solver.sanjego.parallel import open_run
+    from solver.sanjego.verify import Verification
+    run, value = finished_run(tmp_path)
+    check = Verification(open_run(run)[0], run, table_mb=16)
+    left, ratio = check.to_go()
+    assert ratio == 1.0 and left == sum(check.run_costs.values()) > 0
+    assert verify_cmd(run, "--at-least", str(value)).returncode == 0  # the ">= v" half
+    check = Verification(open_run(run)[0], run, table_mb=16)
+    mine = theirs = 0
+    for leaf, k, _ in check.questions:
+        if k == value and check.run_costs[leaf.key, k]:
+            mine += check.answered[leaf.key, k]["nodes"]
+            theirs += check.run_costs[leaf.key, k]
+    open_cost = sum(check.run_costs[leaf.key, k] for leaf, k, _ in check.remaining())
+    assert {k for _, k, _ in check.remaining()} == {value + 1}
+    assert check.to_go() == (round(open_cost * mine / theirs), mine / theirs)
+    check.live_nodes = 10 ** 15  # more than is left: nothing to go, never less
+    assert check.to_go()[0] == 0
+
+
 def test_a_leaf_never_asked_costs_what_the_question_that_settled_it_did():
     from solver.sanjego.verify import leaf_costs
     a, b = "aa", "bb"

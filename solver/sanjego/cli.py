@@ -467,8 +467,10 @@ class VerifyProgress(Progress):
         super().__init__(quiet, f"verify {run_dir}", "question")
 
     def __call__(self, check):
+        left, ratio = check.to_go()
         self.show(len(check.answered), len(check.questions),
-                  f"{(check.nodes + check.live_nodes) / 1e9:.2f} G nodes of about {check.estimate / 1e9:.2f} G")
+                  f"{(check.nodes + check.live_nodes) / 1e9:.2f} G nodes, about {left / 1e9:.2f} G to go "
+                  f"(at {ratio:.2f} times the run's nodes, as on those answered)")
 
 
 def cmd_verify(args):
