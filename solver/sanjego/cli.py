@@ -741,7 +741,9 @@ def cmd_record(args):
     except (CheckpointError, RuntimeError) as e:
         raise UsageError(str(e)) from None
     if "at_least" in record:
-        print(f"{args.board} {record['measure']}: value >= {record['at_least']}  (a bound of the unfinished run, "
+        k = record["at_least"]  # the margin as a number, the outcome by its name
+        shown = format_value(k, "margin") if isinstance(k, int) else k
+        print(f"{args.board} {record['measure']}: value >= {shown}  (a bound of the unfinished run, "
               f"verified by a second run: {record['verify']['questions']} questions)")
         return
     if args.from_run:
