@@ -265,3 +265,71 @@ def test_status_names_the_costly_subtrees(tmp_path):
     assert r.returncode == 0 and "costly subtrees of stopped sub-proofs: not usable" in r.stdout
     (run / subtrees.FILE_NAME).unlink()
     assert "costly subtrees" not in status().stdout
+    (run / "verify").mkdir()
+    ident = {"board": board_spec(board), "measure": "margin", "heads": False}
+    subtrees.save(run / "verify" / subtrees.FILE_NAME, ident, {(leaf, 1): bytes(2 * SIZE)}, SIZE)
+    r = status()
+    assert r.returncode == 0 and "costly subtrees of stopped verification questions (commit them with the " \
+                                 "journal): 2 positions of 1 question(s)" in r.stdout
+    assert json.loads(status("--json").stdout)["verify_costly_subtrees"]["positions"] == 2
+
+
+class StopOnceProven:
+    """A run's progress display that stops the run once its root is proven >= k."""
+
+    def __init__(self, k):
+        self.k = k
+
+    def __call__(self, proof, todo, bounds, k):
+        if bounds[0] >= self.k:
+            raise KeyboardInterrupt
+
+
+def test_a_stopped_verification_keeps_the_costly_subtrees_of_its_questions(tmp_path):
+    # A verification's question can run for hours too: stopped, it leaves its own file of
+    # costly subtrees in DIR/verify/, which a new checkout (no warm table) puts back.
+    from solver.sanjego.verify import Verification
+    from solver.sanjego.parallel import open_run
+    board = Board(6, 4)
+    run = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):  # ">= +1" is proven by the first first move that holds it
+        ParallelProof(Engine(board, "margin", table_mb=16), Position.start(board), [], 1, run_dir=str(run),
+                      workers=1, table_mb=16, progress=StopOnceProven(1)).solve()
+    first = Notes(0.3)
+    with pytest.raises(KeyboardInterrupt):
+        Verification(open_run(run)[0], run, workers=1, table_mb=16, at_least=1, progress=first).verify()
+    ident = {"board": board_spec(board), "measure": "margin", "heads": False}
+    groups = subtrees.load(run / "verify" / subtrees.FILE_NAME, ident, SIZE)
+    (key, k), = groups
+    assert k == 1 and "kept for the next session" in first.notes[-1]
+    (run / "verify" / warm.FILE_NAME).unlink()  # a new checkout: only the committed files
+    second = Notes()
+    resumed = Verification(open_run(run)[0], run, workers=1, table_mb=16, at_least=1, progress=second).verify()
+    assert any("put back" in note for note in second.notes)
+    assert not (run / "verify" / subtrees.FILE_NAME).exists()  # nothing left open
+    cold = Verification(open_run(run)[0], run, workers=1, table_mb=16, at_least=1,
+                        out_dir=str(tmp_path / "cold")).verify()
+    assert resumed["ok"] and cold["ok"] and resumed["questions"] == cold["questions"] == 1
+    assert resumed["nodes"] < cold["nodes"]
+
+
+def test_a_killed_verification_leaves_the_costly_subtrees_of_its_questions_in_flight(tmp_path, monkeypatch):
+    from solver.sanjego import parallel, verify
+    from solver.sanjego.parallel import open_run
+    board = Board(6, 4)
+    run = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        ParallelProof(Engine(board, "margin", table_mb=16), Position.start(board), [], 1, run_dir=str(run),
+                      workers=1, table_mb=16, progress=StopOnceProven(1)).solve()
+    monkeypatch.setattr(parallel, "SUBTREES_SAVE_SECONDS", 0)
+    monkeypatch.setattr(parallel, "WARM_SAVE_SECONDS", 0)
+    monkeypatch.setattr(verify, "PROGRESS_SECONDS", 0.2)
+    kept = tmp_path / "after-kill.bin"
+    killed = KilledAfterSaves(run / "verify", kept)
+    with pytest.raises(KeyboardInterrupt):
+        verify.Verification(open_run(run)[0], run, workers=1, table_mb=16, at_least=1, progress=killed).verify()
+    ident = {"board": board_spec(board), "measure": "margin", "heads": False}
+    (key, k), = subtrees.load(kept, ident, SIZE)
+    question, = verify.Verification(open_run(run)[0], run, workers=1, table_mb=16, at_least=1).remaining()
+    assert (key, k) == (question[0].key, question[1]) == (question[0].key, 1)
+    assert any("saved for the next session" in note for note in killed.notes)  # the warm table on the way

@@ -400,10 +400,11 @@ def cmd_status(args):
         out["warm_table"] = warm.describe(os.path.join(args.run, warm.FILE_NAME))
     except warm.WarmTableError as e:
         out["warm_table"] = {"error": str(e)}
-    try:
-        out["costly_subtrees"] = subtrees.describe(os.path.join(args.run, subtrees.FILE_NAME))
-    except subtrees.SubtreesError as e:
-        out["costly_subtrees"] = {"error": str(e)}
+    for key, directory in (("costly_subtrees", args.run), ("verify_costly_subtrees", os.path.join(args.run, "verify"))):
+        try:
+            out[key] = subtrees.describe(os.path.join(directory, subtrees.FILE_NAME))
+        except subtrees.SubtreesError as e:
+            out[key] = {"error": str(e)}
     if args.json:
         print(json.dumps(out))
         return
@@ -448,12 +449,14 @@ def cmd_status(args):
     elif w:
         print(f"warm table for the next session: {w['entries']:,} entries of at least {4 ** w['min_work']:,} "
               f"nodes ({w['bytes'] / 2 ** 20:.1f} MB)")
-    c = out["costly_subtrees"]
-    if c and "error" in c:
-        print(f"costly subtrees of stopped sub-proofs: not usable ({c['error']})")
-    elif c:
-        print(f"costly subtrees of stopped sub-proofs (commit them with the journal): {c['positions']:,} positions "
-              f"of {c['subproofs']} sub-proof(s) ({c['bytes'] / 2 ** 10:.1f} KB)")
+    for key, what in (("costly_subtrees", "stopped sub-proofs"), ("verify_costly_subtrees", "stopped verification questions")):
+        c = out[key]
+        if c and "error" in c:
+            print(f"costly subtrees of {what}: not usable ({c['error']})")
+        elif c:
+            print(f"costly subtrees of {what} (commit them with the journal): {c['positions']:,} positions "
+                  f"of {c['subproofs']} {'question' if key.startswith('verify') else 'sub-proof'}(s) "
+                  f"({c['bytes'] / 2 ** 10:.1f} KB)")
     for m in out.get("root_moves", []):
         a, b = m["bounds"]
         shown = format_value(a, measure) if a == b else f"[{format_value(a, measure)}, {format_value(b, measure)}]"

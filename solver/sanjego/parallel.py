@@ -658,9 +658,7 @@ class ParallelProof:
     def _keep_subtrees(self, before, now, memo, entry_bytes):
         """Leaves the costly subtrees of the sub-proofs stopped in this session or an earlier
         one whose leaf is still undecided for their question (see subtrees)."""
-        merged = dict(before)
-        for tag, entries in now.items():
-            merged[tag] = subtrees.costliest(merged.get(tag, b"") + entries, entry_bytes)
+        merged = subtrees.merge(before, now, entry_bytes)
         root_lo, root_hi = memo[self.root.key]
 
         def open_question(key, k):

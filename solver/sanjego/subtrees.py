@@ -19,6 +19,9 @@ gives no time to save (session 26's run was cut off by a restart of the machine)
 warm table it only saves time: the journal alone says what is proven, and a file that is
 damaged or made for another board is not used (one line says why).
 
+A verification (see verify) keeps one of its own in DIR/verify/, for its questions stopped
+with it: made by its own searches, so the run's answers never enter the verification's table.
+
 Layout: MAGIC, 8-byte header length, JSON header (format, board, measure, heads, and one
 {"key", "k", "entries"} per sub-proof), the entries of all sub-proofs in that order as one
 LZ4 frame (BOOK_ENTRY_BYTES each), 4-byte CRC-32 of everything before it.
@@ -60,6 +63,14 @@ def costliest(entries, entry_bytes, limit=MAX_PER_SUBPROOF):
         merged[position] = (lo, hi, work)
     best = sorted(merged.items(), key=lambda item: -item[1][2])[:limit]
     return b"".join(position + struct.pack("<bbB", lo, hi, work) for position, (lo, hi, work) in best)
+
+
+def merge(before, now, entry_bytes):
+    """{tag: entries}: those of `before` with those of `now` added, the costliest kept per tag."""
+    merged = dict(before)
+    for tag, entries in now.items():
+        merged[tag] = costliest(merged.get(tag, b"") + entries, entry_bytes)
+    return merged
 
 
 def save(path, ident, groups, entry_bytes):

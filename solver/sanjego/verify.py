@@ -22,7 +22,7 @@ import os
 import time
 
 from ..checkpoint import CheckpointError, RunDir, read_checked_json
-from . import warm
+from . import parallel, subtrees, warm
 from .parallel import PROGRESS_SECONDS, DaskPool, LocalPool
 from .board import board_spec
 from .notation import format_moves
@@ -212,32 +212,54 @@ class Verification:
         if self.progress is not None and hasattr(self.progress, "note"):
             self.progress.note(text)
 
+    def _keep_subtrees(self, before, now, entry_bytes):
+        """Leaves in DIR/verify/ the costly subtrees of the questions stopped in this session
+        or an earlier one and not answered since (see subtrees)."""
+        asked = {(leaf.key, k) for leaf, k, _ in self.questions}
+        subtrees.end_session(self.dir.path, self.proof._subtrees_identity(),
+                             subtrees.merge(before, now, entry_bytes),
+                             lambda key, k: (key, k) in asked and (key, k) not in self.answered,
+                             self._note, entry_bytes)
+
     def _verify(self):
         todo = self.remaining()
         pool = warm_core = None
+        stopped = {}
         finished = False
-        t0 = time.perf_counter()
+        t0 = warm_saved = subtrees_saved = time.perf_counter()
 
         def identify():
             return self.proof.warm_identity(warm_core, self.seed)
 
         try:
             if todo:
-                pool = DaskPool(self.scheduler) if self.scheduler else LocalPool(self.workers, self.config)
-                if isinstance(pool, LocalPool):  # its own warm table, from its own earlier sessions
+                pool = (DaskPool(self.scheduler) if self.scheduler
+                        else LocalPool(self.workers, self.config, record_subtrees=True))
+                if isinstance(pool, LocalPool):  # its own warm table and subtrees, from its own earlier sessions
                     warm_core = pool.owner
                     warm.start_session(self.dir.path, warm_core, identify, self._note)
+                    stopped = subtrees.start_session(self.dir.path, warm_core, self.proof._subtrees_identity(),
+                                                     self._note)
                 inflight = {}
                 while todo or inflight:
+                    # A question can run for hours: after kill -9 the last saves keep most of it.
+                    if warm_core is not None and time.perf_counter() - warm_saved >= parallel.WARM_SAVE_SECONDS:
+                        warm.end_session(self.dir.path, warm_core, identify, self._note, finished=False)
+                        warm_saved = time.perf_counter()
+                    if warm_core is not None and time.perf_counter() - subtrees_saved >= parallel.SUBTREES_SAVE_SECONDS:
+                        self._keep_subtrees(stopped, {**pool.stopped_subtrees, **pool.snapshot_subtrees()},
+                                            warm_core.BOOK_ENTRY_BYTES)
+                        subtrees_saved = time.perf_counter()
                     while todo and len(inflight) < (pool.workers if self.scheduler else self.workers):
                         leaf, k, expected = todo.pop(0)
                         p = leaf.position
-                        future = pool.submit(self.config, p.heights, p.core_owners, p.side, k)
+                        future = pool.submit(self.config, p.heights, p.core_owners, p.side, k, tag=(leaf.key, k))
                         inflight[future] = (leaf, k, expected)
                     if self.progress:
                         self.live_nodes = pool.live_nodes()
                         self.progress(self)
-                    for future in pool.wait(list(inflight), PROGRESS_SECONDS if self.progress else None):
+                    timeout = PROGRESS_SECONDS if self.progress or warm_core is not None else None
+                    for future in pool.wait(list(inflight), timeout):
                         leaf, k, expected = inflight.pop(future)
                         v, nodes, seconds = future.result()
                         record = {"key": leaf.key.hex(), "k": k, "expected": expected, "v": v,
@@ -261,6 +283,8 @@ class Verification:
             if pool is not None:
                 self.dir.journal.append({"session_wall": round(self.seconds, 3)})
                 warm.end_session(self.dir.path, warm_core, identify, self._note, finished)
+            if warm_core is not None:
+                self._keep_subtrees(stopped, pool.stopped_subtrees, warm_core.BOOK_ENTRY_BYTES)
         # Only this certificate's answers: a verified bound's other answers are not its work.
         mine = [self.answered[q[0].key, q[1]] for q in self.questions]
         result = {"seed": self.seed, "symmetry": True, "method": "certificate",
