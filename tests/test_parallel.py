@@ -380,12 +380,14 @@ def test_verify_a_bound_of_an_unfinished_run_then_its_value(tmp_path):
     assert js["verified"] is None and js["verified_bound"]["at_least"] == value
     assert js["verify_journal"]["answers"] == len(asked)
     assert js["verify_journal"]["nodes"] == sum(q["nodes"] for q in asked)
-    assert f"verification journal ({part / 'verify'}): {len(asked)} answers" in text
+    assert "verification journal" not in text  # it holds the verified bound's answers, nothing more
     # A weaker bound verified after it leaves the stronger one in result.json.
     assert verify_cmd(part, "--at-least", str(value - 1)).returncode == 0
     assert RunDir(part / "verify").read_result()["at_least"] == value
     weaker = [q for q in Journal(part / "verify" / "journal.log").read() if "key" in q][len(asked):]
     assert weaker and {q["k"] for q in weaker} == {value - 1} and sum(q["nodes"] for q in weaker) > 0
+    text = subprocess.run(status, capture_output=True, text=True).stdout
+    assert f"verification journal ({part / 'verify'}): {len(asked) + len(weaker)} answers" in text
     # The run finishes (here: its whole journal comes back); the value's verification
     # keeps the bound's answers and asks the "< v + 1" half only.
     shutil.copy(run / "journal.log", part / "journal.log")
@@ -695,6 +697,40 @@ def test_status_estimates_the_lead_s_open_replies_from_its_settled_ones():
     hours = (3 * left - 1) * 1e9 / 3e6 / 3600
     assert line.endswith(f", {hours:.0f} CPU-hours at the last session's 3.00 M nodes/s per worker")
     assert "CPU-hours" not in _reply_estimate(u, None)
+
+
+def test_question_progress_follows_the_reply_that_would_refute_the_lead(tmp_path):
+    # On 6x6 ">= +2" the lead D2-D3 had no reply proven >= +2 for hours: what moved was its
+    # split reply C4-D4, whose first-player answers were being proven < +2 one by one.
+    from solver.sanjego.cli import _reply_estimate
+    k = 1
+    board = Board.parse("4x3")
+    run = tmp_path / "run"
+    proof = ParallelProof(Engine(board, "margin", table_mb=4), Position.start(board), [], 2, workers=1,
+                          run_dir=str(run))
+    lead = proof.root.children[_root_order(proof, k)[0]]
+    memo = proof.intervals()
+    reply = proof._first_open(lead, proof.deciding_moves(k, memo), k, memo)
+    assert "reply" not in proof.question_progress(k, memo)  # a leaf: one sub-proof
+    records = [{"split": reply.key.hex(), "k": k, "nodes": 10 ** 9, "seconds": 100}]
+    proof._apply(records[0])
+    answers = _distinct_children(reply)
+    records.append({"key": answers[-1].key.hex(), "k": k, "lo": -12, "hi": k - 1, "nodes": 2 * 10 ** 9,
+                    "seconds": 100})
+    proof._apply(records[1])
+    u = proof.question_progress(k, proof.intervals())
+    r = u["reply"]
+    assert r["move"] == format_moves(board, [lead.moves[lead.children.index(reply)]])
+    assert (r["replies"], r["replies_settled"], r["settled_nodes"], r["open_nodes"]) == (len(answers), 1, 2 * 10 ** 9, 0)
+    assert u["replies_settled"] == 0 and u["open_nodes"] == 3 * 10 ** 9  # the split's own nodes count with the reply
+    line = _reply_estimate(dict(r, lead=f"{u['lead']} {r['move']}"), None)
+    assert line.startswith(f"  {u['lead']} {r['move']}'s settled replies took 2.00 x 10^9 nodes each")
+    for record in records:
+        Journal(run / "journal.log").append(record)
+    text = subprocess.run([sys.executable, "-m", "solver", "sanjego", "status", str(run)],
+                          capture_output=True, text=True).stdout
+    assert (f"  {u['lead']} {r['move']} (the reply searched first) has 1 of {len(answers)} distinct replies "
+            f"proven < +1 (all must be, for it to refute {u['lead']})\n{line}") in text
 
 
 @pytest.mark.parametrize("focus", [None, 1, 2])

@@ -423,7 +423,8 @@ def cmd_status(args):
         what = "" if "value" in verified else f"\"value >= {format_value(verified['at_least'], measure)}\" "
         print(f"{what}verified by a second run: seed {verified['seed']}, {verified['questions']} questions, "
               f"{verified['nodes']:,} nodes")
-    if answered and not out["verified"]:
+    # (Not when the journal holds only the verified bound's answers: nothing more is under way.)
+    if answered and not out["verified"] and not (verified and answered["answers"] == verified["questions"]):
         print(f"verification journal ({os.path.join(args.run, 'verify')}): {answered['answers']} answers, "
               f"{answered['nodes']:,} nodes, {answered['cpu_seconds'] / 3600:.2f} CPU-hours so far "
               f"(`sanjego verify` with the same options resumes it)")
@@ -441,8 +442,17 @@ def cmd_status(args):
             elif "lead" in u:
                 line += f"; {u['lead']} searched first"
             print(line)
+            rate = None
             if u.get("replies_settled") and u["replies_settled"] < u["replies"]:
-                print(_reply_estimate(u, _last_session_rate(run.journal.read())))
+                rate = _last_session_rate(run.journal.read())
+                print(_reply_estimate(u, rate))
+            r = u.get("reply")
+            if r:
+                print(f"  {u['lead']} {r['move']} (the reply searched first) has {r['replies_settled']} of "
+                      f"{r['replies']} distinct replies proven {below} (all must be, for it to refute {u['lead']})")
+                if r["replies_settled"]:
+                    rate = rate or _last_session_rate(run.journal.read())
+                    print(_reply_estimate(dict(r, lead=f"{u['lead']} {r['move']}"), rate))
     w = out["warm_table"]
     if w and "error" in w:
         print(f"warm table for the next session: not usable ({w['error']})")

@@ -542,12 +542,28 @@ class ParallelProof:
                     out.update(replies=len({c.key for c in lead.children}),
                                replies_settled=self._settled_for_mover(root, lead, k, memo))
                     out.update(self._reply_costs(root, lead, k, memo))
+                    reply = self._first_open(lead, deciding, k, memo)
+                    if reply is not None and reply.children is not None:
+                        # The reply that would refute the lead, if one does: all its children must go its way.
+                        out["reply"] = dict(move=format_moves(self.board, [lead.moves[lead.children.index(reply)]]),
+                                            replies=len({c.key for c in reply.children}),
+                                            replies_settled=self._settled_for_mover(lead, reply, k, memo),
+                                            **self._reply_costs(lead, reply, k, memo))
                 break
         return out
 
+    def _first_open(self, node, deciding, k, memo):
+        """The node's first child in search order still undecided for ">= k", or None."""
+        for i in self._search_order(node, deciding, k, memo):
+            lo, hi = memo[node.children[i].key]
+            if lo < k <= hi:
+                return node.children[i]
+        return None
+
     def _reply_costs(self, root, lead, k, memo):
         """Nodes that ">= k" has cost so far under the lead's replies settled for the root's
-        mover and under its open ones (each reply's subtree counted once, split leaves included)."""
+        mover and under its open ones (each reply's subtree counted once, split leaves included);
+        also one level down (root: the lead, lead: its reply)."""
         costs = {"settled_nodes": 0, "open_nodes": 0}
         for reply in {c.key: c for c in lead.children}.values():
             seen, stack, nodes = set(), [reply], 0
