@@ -710,7 +710,7 @@ def test_question_progress_follows_the_reply_that_would_refute_the_lead(tmp_path
                           run_dir=str(run))
     lead = proof.root.children[_root_order(proof, k)[0]]
     memo = proof.intervals()
-    reply = proof._first_open(lead, proof.deciding_moves(k, memo), k, memo)
+    reply = lead.children[proof._first_open(lead, proof.deciding_moves(k, memo), k, memo)]
     assert "reply" not in proof.question_progress(k, memo)  # a leaf: one sub-proof
     records = [{"split": reply.key.hex(), "k": k, "nodes": 10 ** 9, "seconds": 100}]
     proof._apply(records[0])

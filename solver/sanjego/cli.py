@@ -442,16 +442,15 @@ def cmd_status(args):
             elif "lead" in u:
                 line += f"; {u['lead']} searched first"
             print(line)
-            rate = None
-            if u.get("replies_settled") and u["replies_settled"] < u["replies"]:
-                rate = _last_session_rate(run.journal.read())
-                print(_reply_estimate(u, rate))
             r = u.get("reply")
+            estimate = u.get("replies_settled") and u["replies_settled"] < u["replies"]
+            rate = _last_session_rate(run.journal.read()) if estimate or r and r["replies_settled"] else None
+            if estimate:
+                print(_reply_estimate(u, rate))
             if r:
                 print(f"  {u['lead']} {r['move']} (the reply searched first) has {r['replies_settled']} of "
                       f"{r['replies']} distinct replies proven {below} (all must be, for it to refute {u['lead']})")
                 if r["replies_settled"]:
-                    rate = rate or _last_session_rate(run.journal.read())
                     print(_reply_estimate(dict(r, lead=f"{u['lead']} {r['move']}"), rate))
     w = out["warm_table"]
     if w and "error" in w:

@@ -542,10 +542,11 @@ class ParallelProof:
                     out.update(replies=len({c.key for c in lead.children}),
                                replies_settled=self._settled_for_mover(root, lead, k, memo))
                     out.update(self._reply_costs(root, lead, k, memo))
-                    reply = self._first_open(lead, deciding, k, memo)
+                    j = self._first_open(lead, deciding, k, memo)
+                    reply = lead.children[j] if j is not None else None
                     if reply is not None and reply.children is not None:
                         # The reply that would refute the lead, if one does: all its children must go its way.
-                        out["reply"] = dict(move=format_moves(self.board, [lead.moves[lead.children.index(reply)]]),
+                        out["reply"] = dict(move=format_moves(self.board, [lead.moves[j]]),
                                             replies=len({c.key for c in reply.children}),
                                             replies_settled=self._settled_for_mover(lead, reply, k, memo),
                                             **self._reply_costs(lead, reply, k, memo))
@@ -553,11 +554,12 @@ class ParallelProof:
         return out
 
     def _first_open(self, node, deciding, k, memo):
-        """The node's first child in search order still undecided for ">= k", or None."""
+        """The index of the node's first child in search order still undecided for ">= k"
+        (symmetric moves share a child: the index says which move the search takes), or None."""
         for i in self._search_order(node, deciding, k, memo):
             lo, hi = memo[node.children[i].key]
             if lo < k <= hi:
-                return node.children[i]
+                return i
         return None
 
     def _reply_costs(self, root, lead, k, memo):
@@ -757,9 +759,10 @@ class ParallelProof:
             if self.run is not None:
                 memo = self.intervals()
                 lo, hi = memo[self.root.key]
+                # The small file first: a second signal may cut the warm table's save short.
+                if warm_core is not None:
+                    self._keep_subtrees(stopped, pool.stopped_subtrees, memo, warm_core.BOOK_ENTRY_BYTES)
                 warm.end_session(self.run.path, warm_core, identify, self._note, finished=lo == hi)
-            if warm_core is not None:
-                self._keep_subtrees(stopped, pool.stopped_subtrees, memo, warm_core.BOOK_ENTRY_BYTES)
         value = self.intervals()[self.root.key][0]
         if self.run is not None:
             self.export(os.path.join(self.run.path, "frontier.sjt"))

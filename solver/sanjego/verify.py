@@ -23,7 +23,7 @@ import time
 
 from ..checkpoint import CheckpointError, RunDir, read_checked_json
 from . import parallel, subtrees, warm
-from .parallel import PROGRESS_SECONDS, DaskPool, LocalPool
+from .parallel import INTERRUPTED, PROGRESS_SECONDS, DaskPool, LocalPool
 from .board import board_spec
 from .notation import format_moves
 from .results import VERIFY_SEED
@@ -212,14 +212,29 @@ class Verification:
         if self.progress is not None and hasattr(self.progress, "note"):
             self.progress.note(text)
 
+    def _subtrees_identity(self):
+        # The seed marks the file as this verification's own: a run's file is refused.
+        return dict(self.proof._subtrees_identity(), seed=self.seed)
+
     def _keep_subtrees(self, before, now, entry_bytes):
         """Leaves in DIR/verify/ the costly subtrees of the questions stopped in this session
         or an earlier one and not answered since (see subtrees)."""
         asked = {(leaf.key, k) for leaf, k, _ in self.questions}
-        subtrees.end_session(self.dir.path, self.proof._subtrees_identity(),
-                             subtrees.merge(before, now, entry_bytes),
+        subtrees.end_session(self.dir.path, self._subtrees_identity(), subtrees.merge(before, now, entry_bytes),
                              lambda key, k: (key, k) in asked and (key, k) not in self.answered,
                              self._note, entry_bytes)
+
+    def _take(self, leaf, k, expected, result):
+        """Journals a question's answer; raises VerificationFailed when it disagrees."""
+        v, nodes, seconds = result
+        record = {"key": leaf.key.hex(), "k": k, "expected": expected, "v": v,
+                  "ok": (v >= k) == expected, "nodes": nodes, "seconds": round(seconds, 4),
+                  "moves": format_moves(self.proof.board, self.paths[leaf.key])}
+        self.dir.journal.append(record)
+        self.answered[leaf.key, k] = record
+        self.nodes += nodes
+        self.cpu_seconds += seconds
+        self._check_answers()
 
     def _verify(self):
         todo = self.remaining()
@@ -231,48 +246,44 @@ class Verification:
         def identify():
             return self.proof.warm_identity(warm_core, self.seed)
 
+        if todo:  # (a stop while the files load leaves them as they were)
+            pool = (DaskPool(self.scheduler) if self.scheduler
+                    else LocalPool(self.workers, self.config, record_subtrees=True))
+            if isinstance(pool, LocalPool):  # its own warm table and subtrees, from its own earlier sessions
+                warm_core = pool.owner
+                warm.start_session(self.dir.path, warm_core, identify, self._note)
+                stopped = subtrees.start_session(self.dir.path, warm_core, self._subtrees_identity(), self._note)
+        inflight = {}
         try:
-            if todo:
-                pool = (DaskPool(self.scheduler) if self.scheduler
-                        else LocalPool(self.workers, self.config, record_subtrees=True))
-                if isinstance(pool, LocalPool):  # its own warm table and subtrees, from its own earlier sessions
-                    warm_core = pool.owner
-                    warm.start_session(self.dir.path, warm_core, identify, self._note)
-                    stopped = subtrees.start_session(self.dir.path, warm_core, self.proof._subtrees_identity(),
-                                                     self._note)
-                inflight = {}
-                while todo or inflight:
-                    # A question can run for hours: after kill -9 the last saves keep most of it.
-                    if warm_core is not None and time.perf_counter() - warm_saved >= parallel.WARM_SAVE_SECONDS:
-                        warm.end_session(self.dir.path, warm_core, identify, self._note, finished=False)
-                        warm_saved = time.perf_counter()
-                    if warm_core is not None and time.perf_counter() - subtrees_saved >= parallel.SUBTREES_SAVE_SECONDS:
-                        self._keep_subtrees(stopped, {**pool.stopped_subtrees, **pool.snapshot_subtrees()},
-                                            warm_core.BOOK_ENTRY_BYTES)
-                        subtrees_saved = time.perf_counter()
-                    while todo and len(inflight) < (pool.workers if self.scheduler else self.workers):
-                        leaf, k, expected = todo.pop(0)
-                        p = leaf.position
-                        future = pool.submit(self.config, p.heights, p.core_owners, p.side, k, tag=(leaf.key, k))
-                        inflight[future] = (leaf, k, expected)
-                    if self.progress:
-                        self.live_nodes = pool.live_nodes()
-                        self.progress(self)
-                    timeout = PROGRESS_SECONDS if self.progress or warm_core is not None else None
-                    for future in pool.wait(list(inflight), timeout):
-                        leaf, k, expected = inflight.pop(future)
-                        v, nodes, seconds = future.result()
-                        record = {"key": leaf.key.hex(), "k": k, "expected": expected, "v": v,
-                                  "ok": (v >= k) == expected, "nodes": nodes, "seconds": round(seconds, 4),
-                                  "moves": format_moves(self.proof.board, self.paths[leaf.key])}
-                        self.dir.journal.append(record)
-                        self.answered[leaf.key, k] = record
-                        self.nodes += nodes
-                        self.cpu_seconds += seconds
-                        self._check_answers()
-        except BaseException:
+            while todo or inflight:
+                # A question can run for hours: after kill -9 the last saves keep most of it.
+                if warm_core is not None and time.perf_counter() - warm_saved >= parallel.WARM_SAVE_SECONDS:
+                    warm.end_session(self.dir.path, warm_core, identify, self._note, finished=False)
+                    warm_saved = time.perf_counter()
+                if warm_core is not None and time.perf_counter() - subtrees_saved >= parallel.SUBTREES_SAVE_SECONDS:
+                    self._keep_subtrees(stopped, {**pool.stopped_subtrees, **pool.snapshot_subtrees()},
+                                        warm_core.BOOK_ENTRY_BYTES)
+                    subtrees_saved = time.perf_counter()
+                while todo and len(inflight) < (pool.workers if self.scheduler else self.workers):
+                    leaf, k, expected = todo.pop(0)
+                    p = leaf.position
+                    future = pool.submit(self.config, p.heights, p.core_owners, p.side, k, tag=(leaf.key, k))
+                    inflight[future] = (leaf, k, expected)
+                if self.progress:
+                    self.live_nodes = pool.live_nodes()
+                    self.progress(self)
+                timeout = PROGRESS_SECONDS if self.progress or warm_core is not None else None
+                for future in pool.wait(list(inflight), timeout):
+                    self._take(*inflight.pop(future), future.result())
+        except BaseException as stop:
             if pool is not None:
                 pool.close(abort=True)
+            if isinstance(stop, KeyboardInterrupt) and isinstance(pool, LocalPool):
+                # Ctrl-C or SIGTERM: a question that finished meanwhile is not lost.
+                for future, question in inflight.items():
+                    if future.done() and not future.cancelled() and future.exception() is None \
+                            and future.result()[0] != INTERRUPTED:
+                        self._take(*question, future.result())
             raise
         else:
             if pool is not None:
@@ -282,9 +293,14 @@ class Verification:
             self.seconds = time.perf_counter() - t0
             if pool is not None:
                 self.dir.journal.append({"session_wall": round(self.seconds, 3)})
-                warm.end_session(self.dir.path, warm_core, identify, self._note, finished)
+            # The small file first: a second signal may cut the warm table's save short.
             if warm_core is not None:
                 self._keep_subtrees(stopped, pool.stopped_subtrees, warm_core.BOOK_ENTRY_BYTES)
+            elif not self.remaining():  # left by a kill after the last answer, or by another bound's
+                subtrees.remove(os.path.join(self.dir.path, subtrees.FILE_NAME))
+                warm.remove(os.path.join(self.dir.path, warm.FILE_NAME))
+            if pool is not None:
+                warm.end_session(self.dir.path, warm_core, identify, self._note, finished)
         # Only this certificate's answers: a verified bound's other answers are not its work.
         mine = [self.answered[q[0].key, q[1]] for q in self.questions]
         result = {"seed": self.seed, "symmetry": True, "method": "certificate",
