@@ -172,6 +172,45 @@ def test_record_a_verified_bound_of_an_unfinished_run(tmp_path):
     assert not (out / "4x4.json").exists()
 
 
+def test_the_line_of_a_run_is_journaled_move_by_move_and_a_stopped_one_resumes(tmp_path):
+    # On 6x6 the line after the frontier is hours of search on one core: a stop must not lose it.
+    from solver.sanjego.results import LINE_LOG, record_from_run
+    run = tmp_path / "run"
+    r = cli("solve", "4x4", "--run", str(run), "--workers", "1", "--table-mb", "16", "--quiet")
+    assert r.returncode == 0, r.stderr
+    for name in "abc":
+        (tmp_path / name).mkdir()
+    notes = []
+    assert (run / "table.warm").exists()  # a finished run leaves its table for the line
+    _, first = record_from_run(Board(4, 4), str(run), 16, str(tmp_path / "a"), notes.append)
+    assert any(n.startswith("warm table: ") and "from the last session" in n for n in notes)
+    assert not (run / "table.warm").exists()  # and the line was its last use
+    records = Journal(run / LINE_LOG).read()
+    _, moves = replay(Board(4, 4), first["game"])
+    head = records[0]["head"].split()
+    assert records[0]["value"] == first["value"] == 1 and 0 < len(head) < len(moves)
+    tail = [r["move"] for r in records[1:]]
+    from solver.sanjego.notation import format_moves
+    assert format_moves(Board(4, 4), moves).split() == head + tail and sum(r["nodes"] for r in records) > 0
+    assert sum(1 for n in notes if ": ply " in n) == len(tail)
+    # Stopped after two moves of the tail: the next record goes on from there.
+    (run / LINE_LOG).unlink()
+    for record in records[:3]:
+        Journal(run / LINE_LOG).append(record)
+    notes = []
+    _, again = record_from_run(Board(4, 4), str(run), 16, str(tmp_path / "b"), notes.append)
+    assert again["game"] == first["game"] and [r["move"] for r in Journal(run / LINE_LOG).read()[1:]] == tail
+    assert any(f"the line resumes after {len(head) + 2} plies" in n for n in notes)
+    assert sum(1 for n in notes if ": ply " in n) == len(tail) - 2
+    # A journal of another line is not followed.
+    (run / LINE_LOG).unlink()
+    Journal(run / LINE_LOG).append(dict(records[0], head="A1-B1"))
+    Journal(run / LINE_LOG).append({"move": "A1-A2", "nodes": 1, "seconds": 0.0})
+    notes = []
+    _, third = record_from_run(Board(4, 4), str(run), 16, str(tmp_path / "c"), notes.append)
+    assert third["game"] == first["game"] and any("made for another line" in n for n in notes)
+
+
 def test_record_from_a_run_with_its_own_seed_and_a_verification_that_later_disagreed(tmp_path):
     run, out = tmp_path / "run", tmp_path / "results" / "sanjego"
     r = cli("solve", "4x3", "--run", str(run), "--workers", "1", "--table-mb", "16", "--seed", "7", "--quiet")

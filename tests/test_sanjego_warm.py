@@ -232,7 +232,7 @@ def test_a_stopped_run_leaves_a_warm_table_that_the_next_session_uses(tmp_path):
     assert proof.solve() == 2
     placed = int(second.notes[0].split()[2].replace(",", ""))
     assert second.notes[0].endswith(")") and "from the last session" in second.notes[0] and placed > 0
-    assert not (run / warm.FILE_NAME).exists()  # a solved run needs none
+    assert (run / warm.FILE_NAME).exists()  # kept for the line that `record --from-run` completes
     # The same journal resumed without it (one worker: node counts are exact) searches more.
     cold_proof = ParallelProof(Engine(board, table_mb=1), start, [], 2, run_dir=cold, resume=True, workers=1,
                                progress=StopAfter(10 ** 6), table_mb=16)
@@ -337,7 +337,7 @@ def test_a_stopped_verification_keeps_its_own_warm_table(tmp_path):
     run = tmp_path / "run"
     ParallelProof(Engine(board, table_mb=1), Position.start(board), [], 2, run_dir=run, workers=1,
                   table_mb=16).solve()
-    assert not (run / warm.FILE_NAME).exists()
+    assert (run / warm.FILE_NAME).exists()  # the run's own (for its line), never the verification's
     first = StopAfter(3)
     with pytest.raises(KeyboardInterrupt):
         Verification(open_run(run)[0], run, workers=1, table_mb=16, progress=first).verify()

@@ -126,18 +126,28 @@ class Engine:
     def line(self, position, value=None):
         """An optimal continuation to the end: (moves, final position). `value`: the
         position's value when known."""
-        moves = []
         if value is None and not position.is_over():
             value = self.value(position)
+        moves = list(self.line_moves(position, value))
+        for move in moves:
+            position = position.play(move)
+        return moves, position
+
+    def line_moves(self, position, value):
+        """The moves of an optimal continuation of a position of this value, one at a time
+        (each found with null-window searches); ValueError when no move keeps the value."""
         while not position.is_over():
             if position.must_pass():
                 move = PASS
             else:
                 maximise = position.side == 0
-                move = next(m for m in ordered_moves(position) if self.keeps(position.play(m), value, maximise))
-            moves.append(move)
+                move = next((m for m in ordered_moves(position) if self.keeps(position.play(m), value, maximise)),
+                            None)
+                if move is None:
+                    raise ValueError(f"no move keeps the value {value}: the position is worth "
+                                     f"{'less' if maximise else 'more'}")
+            yield move
             position = position.play(move)
-        return moves, position
 
     def perft(self, position, depth):
         self._check(position)

@@ -14,9 +14,10 @@ import time
 
 from ..checkpoint import atomic_write
 from ..provenance import REPO, commit, machine
+from . import warm
 from .book import write_positions
 from .engine import Engine
-from .notation import format_game, format_moves
+from .notation import format_game, format_move, format_moves, parse_move
 from .position import Position, value_name
 
 VERIFY_SEED = 0x2F6E1D55
@@ -131,28 +132,84 @@ def record_from_run(board, run_dir, table_mb, out_dir, log=print):
         return measure, reused
     head, position = principal_line(proof)
     log(f"{board} {measure}: {value} from {run_dir}; completing the line after {len(head)} plies")
-    t0 = time.perf_counter()
-    if engine.value(position) != value:
-        raise RuntimeError(f"{board}: the line's frontier position does not keep the value")
-    tail, final = engine.line(position, value)
+    # The run's last table, where this machine has it (same keys: the run's seed).
+    warm.start_session(run_dir, engine.core, lambda: proof.warm_identity(engine.core, engine.seed), log)
+    tail, final, line_nodes, line_seconds = complete_line(engine, run_dir, head, position, value, log)
     line = head + tail
     table = line_positions(Position.start(board), line, value) + proof.frontier_entries()
     name = f"{board}-{measure}.sjt"
     count = write_positions(os.path.join(out_dir, name), board, measure, table,
                             provenance={"commit": commit(), "date": time.strftime("%Y-%m-%d"), "run": run_dir})
+    warm.remove(os.path.join(run_dir, warm.FILE_NAME))  # its last use
     return measure, {
         "value": value_name(value, measure),
         "game": format_game(board, line),
         "final": final_score(final),
         "table": name, "table_positions": count, "table_depth": manifest["depth"],
-        "nodes": result["nodes"] + engine.nodes, "cpu_seconds": result["cpu_seconds"],
+        "nodes": result["nodes"] + line_nodes, "cpu_seconds": result["cpu_seconds"],
         "wall_seconds": result.get("wall_seconds"),
-        "line_seconds": round(time.perf_counter() - t0, 3),
+        "line_seconds": round(line_seconds, 3),
         "run": {"dir": os.path.relpath(run_dir, REPO), "subproofs": result["subproofs"],
                 "depth": manifest["depth"], "created": manifest.get("created"),
                 "code_version": manifest.get("code_version")},
         "verify": run_verification(proof, run_dir),
     }
+
+
+LINE_LOG = "line.log"
+
+
+def complete_line(engine, run_dir, head, position, value, log=print):
+    """An optimal game's tail from the frontier position after `head` (the run's principal
+    line), whose value the run proved: (moves, final position, nodes, seconds), over all
+    sessions. On a big board this is hours of search on one core, so each step is journaled
+    in DIR/line.log (the frontier position's value checked again, then every move found)
+    and a stopped completion resumes after the last move found."""
+    from ..checkpoint import Journal
+    journal = Journal(os.path.join(run_dir, LINE_LOG))
+    records = journal.read()
+    start = {"head": format_moves(engine.board, head), "value": value}
+    if records and {key: records[0].get(key) for key in start} != start:
+        log(f"{journal.path} was made for another line ({records[0].get('head')!r}, value "
+            f"{records[0].get('value')}); starting over")
+        os.remove(journal.path)
+        records = []
+    nodes = sum(r["nodes"] for r in records)
+    seconds = sum(r["seconds"] for r in records)
+
+    def step():
+        n0, t0 = engine.nodes, time.perf_counter()
+        return lambda: (engine.nodes - n0, time.perf_counter() - t0)
+
+    if not records:
+        took = step()
+        if engine.value(position) != value:
+            raise RuntimeError(f"{engine.board}: the line's frontier position does not keep the value")
+        n, t = took()
+        journal.append(dict(start, nodes=n, seconds=round(t, 3)))
+        nodes, seconds = nodes + n, seconds + t
+    try:
+        tail = [parse_move(engine.board, r["move"]) for r in records[1:]]
+        for move in tail:
+            position = position.play(move)
+    except ValueError as e:
+        raise RuntimeError(f"{journal.path} does not fit this run's line ({e}): delete it to start the line over") from None
+    if tail:
+        log(f"{engine.board}: the line resumes after {len(head) + len(tail)} plies ({journal.path})")
+    took = step()
+    try:
+        for move in engine.line_moves(position, value):
+            n, t = took()
+            journal.append({"move": format_move(engine.board, move), "nodes": n, "seconds": round(t, 3)})
+            nodes, seconds = nodes + n, seconds + t
+            tail.append(move)
+            position = position.play(move)
+            log(f"{engine.board}: ply {len(head) + len(tail)}: {format_move(engine.board, move)} "
+                f"({n:,} nodes, {t:.1f} s)")
+            took = step()
+    except ValueError as e:
+        raise RuntimeError(f"{engine.board}: after {format_moves(engine.board, head + tail)}, {e}") from None
+    return tail, position, nodes, seconds
 
 
 def _earlier_line(out_dir, board, measure, run_dir, manifest, result):
