@@ -202,13 +202,52 @@ def test_the_line_of_a_run_is_journaled_move_by_move_and_a_stopped_one_resumes(t
     assert again["game"] == first["game"] and [r["move"] for r in Journal(run / LINE_LOG).read()[1:]] == tail
     assert any(f"the line resumes after {len(head) + 2} plies" in n for n in notes)
     assert sum(1 for n in notes if ": ply " in n) == len(tail) - 2
-    # A journal of another line is not followed.
+    # A journal of another run (here: one created at another time) is set aside, not followed.
     (run / LINE_LOG).unlink()
-    Journal(run / LINE_LOG).append(dict(records[0], head="A1-B1"))
+    Journal(run / LINE_LOG).append(dict(records[0], created="2026-01-01T00:00:00+0000"))
     Journal(run / LINE_LOG).append({"move": "A1-A2", "nodes": 1, "seconds": 0.0})
     notes = []
     _, third = record_from_run(Board(4, 4), str(run), 16, str(tmp_path / "c"), notes.append)
-    assert third["game"] == first["game"] and any("made for another line" in n for n in notes)
+    assert third["game"] == first["game"] and any("made for another run or line" in n for n in notes)
+    assert [r.get("move") for r in Journal(run / (LINE_LOG + ".old")).read()] == [None, "A1-A2"]
+    # A journal that is not a line's gives one clear error.
+    (run / LINE_LOG).unlink()
+    Journal(run / LINE_LOG).append(records[0])
+    Journal(run / LINE_LOG).append({"mov": "A1-A2"})
+    r = cli("record", "4x4", "--from-run", str(run), "--out", str(tmp_path / "d"), "--table-mb", "16")
+    assert r.returncode == 2 and "does not fit this run's line" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_line_search_stopped_midway_keeps_its_nodes_and_resumes(tmp_path, monkeypatch):
+    from solver.sanjego.engine import Engine as RealEngine
+    from solver.sanjego.results import LINE_LOG, record_from_run
+    run = tmp_path / "run"
+    r = cli("solve", "4x4", "--run", str(run), "--workers", "1", "--table-mb", "16", "--quiet")
+    assert r.returncode == 0, r.stderr
+    (run / "table.warm").unlink()  # from an empty table: every move costs a search
+    for name in "ab":
+        (tmp_path / name).mkdir()
+    keeps, calls = RealEngine.keeps, []
+
+    def stopped_at_the_fourth(self, *args):
+        calls.append(1)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return keeps(self, *args)
+
+    monkeypatch.setattr(RealEngine, "keeps", stopped_at_the_fourth)
+    with pytest.raises(KeyboardInterrupt):
+        record_from_run(Board(4, 4), str(run), 16, str(tmp_path / "a"))
+    records = Journal(run / LINE_LOG).read()
+    assert "interrupted" in records[-1] and records[-1]["nodes"] == records[-1]["interrupted"]
+    monkeypatch.setattr(RealEngine, "keeps", keeps)
+    _, record = record_from_run(Board(4, 4), str(run), 16, str(tmp_path / "b"))
+    final, _ = replay(Board(4, 4), record["game"])
+    assert final.margin() == record["value"] == 1
+    done = Journal(run / LINE_LOG).read()
+    from solver.checkpoint import RunDir
+    assert done[:len(records)] == records
+    assert record["nodes"] - RunDir(run).read_result()["nodes"] == sum(r["nodes"] for r in done)
 
 
 def test_record_from_a_run_with_its_own_seed_and_a_verification_that_later_disagreed(tmp_path):

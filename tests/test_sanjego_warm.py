@@ -2,6 +2,8 @@
 
 import re
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -284,8 +286,6 @@ def test_a_damaged_warm_table_only_costs_time(tmp_path):
 
 def bench(*args, script="bench_warm.py"):
     import pathlib
-    import subprocess
-    import sys
     path = pathlib.Path(__file__).resolve().parent.parent / "scripts" / script
     return subprocess.run([sys.executable, str(path), *args], capture_output=True, text=True, timeout=300)
 
@@ -298,6 +298,15 @@ def test_bench_warm_solves_three_ways():
     assert int(rows[0][-4]) == 1 and int(rows[1][-4]) == int(rows[2][-4]) > 1  # sessions
 
 
+def test_bench_line_records_a_run_with_and_without_its_warm_table():
+    r = bench("--board", "4x4", "--table-mb", "16", script="bench_line.py")
+    assert r.returncode == 0, r.stderr
+    cold, warm_row = [line.split() for line in r.stdout.splitlines() if line.startswith((" ", "from"))][-2:]
+    assert cold[-3] == warm_row[-3] and int(cold[-2].replace(",", "")) > int(warm_row[-2].replace(",", ""))
+    r = bench("--board", "banana", script="bench_line.py")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
 @pytest.mark.parametrize("args", [["--board", "banana"], ["--every", "0"], ["--depth", "x"], ["--table-mb", "-5"]])
 def test_bench_warm_bad_input_exits_2_with_one_line(args):
     r = bench(*args)
@@ -306,8 +315,6 @@ def test_bench_warm_bad_input_exits_2_with_one_line(args):
 
 def test_status_names_the_warm_table(tmp_path):
     import json
-    import subprocess
-    import sys
     board = Board.parse("5x4")
     run = tmp_path / "run"
     with pytest.raises(KeyboardInterrupt):
@@ -408,3 +415,26 @@ def test_entries_of_a_table_without_a_near_part_are_found_in_one_with_it():
     unplaced.table_import(entries, old.table_buckets)
     unplaced.near_towers = 20  # as if the import had not known the near part
     assert solve(unplaced, start)[1] > cold / 10
+
+
+def test_a_finished_run_keeps_its_warm_table_only_for_a_record_to_come(tmp_path):
+    from solver.sanjego.notation import replay
+    board = Board.parse("4x4")
+    # After --moves: `record --from-run` takes no such run, so nothing is kept for it.
+    position, moves = replay(board, "A1-B1")
+    after = tmp_path / "after"
+    ParallelProof(Engine(board, table_mb=1), position, moves, 2, run_dir=after, workers=1, table_mb=16).solve()
+    assert not (after / warm.FILE_NAME).exists()
+    # From the start: kept; once record has used it (deleted), a resume of the finished run,
+    # which searches nothing, does not write it again.
+    run = tmp_path / "run"
+    ParallelProof(Engine(board, table_mb=1), Position.start(board), [], 2, run_dir=run, workers=1,
+                  table_mb=16).solve()
+    assert (run / warm.FILE_NAME).exists()
+    status = subprocess.run([sys.executable, "-m", "solver", "sanjego", "status", str(run)], capture_output=True,
+                            text=True, timeout=120)
+    assert "warm table for `record --from-run`'s line: " in status.stdout
+    (run / warm.FILE_NAME).unlink()
+    ParallelProof(Engine(board, table_mb=1), Position.start(board), [], 2, run_dir=run, resume=True, workers=1,
+                  table_mb=16).solve()
+    assert not (run / warm.FILE_NAME).exists()

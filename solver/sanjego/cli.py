@@ -456,7 +456,8 @@ def cmd_status(args):
     if w and "error" in w:
         print(f"warm table for the next session: not usable ({w['error']})")
     elif w:
-        print(f"warm table for the next session: {w['entries']:,} entries of at least {4 ** w['min_work']:,} "
+        use = "for `record --from-run`'s line" if out["finished"] else "for the next session"
+        print(f"warm table {use}: {w['entries']:,} entries of at least {4 ** w['min_work']:,} "
               f"nodes ({w['bytes'] / 2 ** 20:.1f} MB)")
     for key, what in (("costly_subtrees", "stopped sub-proofs"), ("verify_costly_subtrees", "stopped verification questions")):
         c = out[key]
@@ -744,13 +745,17 @@ def cmd_check_line(args):
 def cmd_record(args):
     from .results import DEFAULT_DIR, record_board
     measures = MEASURES if args.measure == "both" else (args.measure,)
-    log = (lambda *a: None) if not sys.stderr.isatty() else (lambda msg: print(msg, file=sys.stderr))
+    tty = sys.stderr.isatty()
+
+    def log(msg):  # a line search can take hours: in a log file each line says when
+        print(msg if tty else f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
     from ..checkpoint import CheckpointError
     from ..cli import UsageError
     try:
         record = record_board(args.board, measures, args.table_depth, args.table_mb, args.out or DEFAULT_DIR,
                               log, from_run=args.from_run)
-    except (CheckpointError, RuntimeError) as e:
+    except (CheckpointError, RuntimeError, OSError) as e:
         raise UsageError(str(e)) from None
     if "at_least" in record:
         k = record["at_least"]  # the margin as a number, the outcome by its name

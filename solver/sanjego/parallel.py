@@ -763,8 +763,14 @@ class ParallelProof:
                 if warm_core is not None:
                     self._keep_subtrees(stopped, pool.stopped_subtrees, memo, warm_core.BOOK_ENTRY_BYTES)
                 # Also a finished run keeps it: `record --from-run` completes the optimal line from
-                # it (6x4: 887 nodes against 1.7 M cold), then deletes it.
-                warm.end_session(self.run.path, warm_core, identify, self._note, finished=False)
+                # it (6x4: 887 nodes against 1.7 M cold), then deletes it. Not a run that record
+                # does not take (of the heads variant or after --moves), and a finished run
+                # resumed, which searched nothing, leaves the file as it is.
+                recordable = not self.engine.heads and not self.moves
+                if lo < hi or recordable and self.nodes > self.nodes_before:
+                    warm.end_session(self.run.path, warm_core, identify, self._note, finished=False)
+                elif not recordable:
+                    warm.end_session(self.run.path, warm_core, identify, self._note, finished=True)
         value = self.intervals()[self.root.key][0]
         if self.run is not None:
             self.export(os.path.join(self.run.path, "frontier.sjt"))

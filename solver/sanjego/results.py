@@ -128,13 +128,21 @@ def record_from_run(board, run_dir, table_mb, out_dir, log=print):
     reused = _earlier_line(out_dir, board, measure, run_dir, manifest, result)
     if reused is not None:
         log(f"{board} {measure}: {value} from {run_dir}; line and table kept from the earlier record of this run")
+        warm.remove(os.path.join(run_dir, warm.FILE_NAME))  # kept by the run for the line, which is done
         reused["verify"] = run_verification(proof, run_dir)
         return measure, reused
     head, position = principal_line(proof)
     log(f"{board} {measure}: {value} from {run_dir}; completing the line after {len(head)} plies")
-    # The run's last table, where this machine has it (same keys: the run's seed).
-    warm.start_session(run_dir, engine.core, lambda: proof.warm_identity(engine.core, engine.seed), log)
-    tail, final, line_nodes, line_seconds = complete_line(engine, run_dir, head, position, value, log)
+    warm_entries = 0
+
+    def load_warm():  # the run's last table, where this machine has it (same keys: the run's seed)
+        nonlocal warm_entries
+        warm_entries = warm.start_session(run_dir, engine.core, lambda: proof.warm_identity(engine.core, engine.seed),
+                                          log)
+
+    with run.claimed():  # one line search at a time
+        tail, final, line_nodes, line_seconds = complete_line(engine, run_dir, manifest, head, position, value,
+                                                              load_warm, log)
     line = head + tail
     table = line_positions(Position.start(board), line, value) + proof.frontier_entries()
     name = f"{board}-{measure}.sjt"
@@ -148,7 +156,7 @@ def record_from_run(board, run_dir, table_mb, out_dir, log=print):
         "table": name, "table_positions": count, "table_depth": manifest["depth"],
         "nodes": result["nodes"] + line_nodes, "cpu_seconds": result["cpu_seconds"],
         "wall_seconds": result.get("wall_seconds"),
-        "line_seconds": round(line_seconds, 3),
+        "line_seconds": round(line_seconds, 3), "line_warm_entries": warm_entries,
         "run": {"dir": os.path.relpath(run_dir, REPO), "subproofs": result["subproofs"],
                 "depth": manifest["depth"], "created": manifest.get("created"),
                 "code_version": manifest.get("code_version")},
@@ -159,56 +167,81 @@ def record_from_run(board, run_dir, table_mb, out_dir, log=print):
 LINE_LOG = "line.log"
 
 
-def complete_line(engine, run_dir, head, position, value, log=print):
+def _line_identity(engine, manifest, head, value):
+    """What DIR/line.log must have been made for: this very run (its creation, keys, measure,
+    depth) and this line's frontier position and value."""
+    return {"board": str(engine.board), "measure": manifest["measure"], "depth": manifest["depth"],
+            "created": manifest.get("created"), "seed": manifest.get("seed"),
+            "head": format_moves(engine.board, head), "value": value}
+
+
+def complete_line(engine, run_dir, manifest, head, position, value, before_search=None, log=print):
     """An optimal game's tail from the frontier position after `head` (the run's principal
     line), whose value the run proved: (moves, final position, nodes, seconds), over all
     sessions. On a big board this is hours of search on one core, so each step is journaled
-    in DIR/line.log (the frontier position's value checked again, then every move found)
-    and a stopped completion resumes after the last move found."""
+    in DIR/line.log (the frontier position's value checked again, then every move found; the
+    nodes of a step stopped midway too) and a stopped completion resumes after the last move
+    found. A log made for another run or line is set aside as line.log.old, not followed.
+    before_search() runs once, before the first search (if one is needed)."""
     from ..checkpoint import Journal
-    journal = Journal(os.path.join(run_dir, LINE_LOG))
+    path = os.path.join(run_dir, LINE_LOG)
+    journal = Journal(path)
     records = journal.read()
-    start = {"head": format_moves(engine.board, head), "value": value}
-    if records and {key: records[0].get(key) for key in start} != start:
-        log(f"{journal.path} was made for another line ({records[0].get('head')!r}, value "
-            f"{records[0].get('value')}); starting over")
-        os.remove(journal.path)
+    ident = _line_identity(engine, manifest, head, value)
+    if records and {key: records[0].get(key) for key in ident} != ident:
+        os.replace(path, path + ".old")
+        log(f"{path} was made for another run or line; set aside as {LINE_LOG}.old, the line starts over")
         records = []
-    nodes = sum(r["nodes"] for r in records)
-    seconds = sum(r["seconds"] for r in records)
-
-    def step():
-        n0, t0 = engine.nodes, time.perf_counter()
-        return lambda: (engine.nodes - n0, time.perf_counter() - t0)
-
-    if not records:
-        took = step()
-        if engine.value(position) != value:
-            raise RuntimeError(f"{engine.board}: the line's frontier position does not keep the value")
-        n, t = took()
-        journal.append(dict(start, nodes=n, seconds=round(t, 3)))
-        nodes, seconds = nodes + n, seconds + t
     try:
-        tail = [parse_move(engine.board, r["move"]) for r in records[1:]]
+        nodes = sum(r["nodes"] for r in records)
+        seconds = sum(r["seconds"] for r in records)
+        tail = [parse_move(engine.board, r["move"]) for r in records[1:] if "move" in r]
         for move in tail:
             position = position.play(move)
-    except ValueError as e:
-        raise RuntimeError(f"{journal.path} does not fit this run's line ({e}): delete it to start the line over") from None
+    except (KeyError, TypeError, ValueError) as e:
+        raise RuntimeError(f"{path} does not fit this run's line ({type(e).__name__}: {e}); "
+                           f"move it away to start the line over") from None
     if tail:
-        log(f"{engine.board}: the line resumes after {len(head) + len(tail)} plies ({journal.path})")
-    took = step()
+        log(f"{engine.board}: the line resumes after {len(head) + len(tail)} plies ({path})")
+    if records and position.is_over():
+        return tail, position, nodes, seconds
+    if before_search is not None:
+        before_search()
+    started = bool(records)  # (a value check stopped midway is not journaled: it is redone whole)
+    n0, t0 = engine.nodes, time.perf_counter()
+
+    def took():
+        nonlocal n0, t0
+        n, t = engine.nodes - n0, time.perf_counter() - t0
+        n0, t0 = engine.nodes, time.perf_counter()
+        return n, t
+
     try:
+        if not records:
+            if engine.value(position) != value:
+                raise RuntimeError(f"{engine.board}: the line's frontier position does not keep the value")
+            n, t = took()
+            journal.append(dict(ident, commit=commit(), nodes=n, seconds=round(t, 3)))
+            nodes, seconds, started = nodes + n, seconds + round(t, 3), True
         for move in engine.line_moves(position, value):
             n, t = took()
             journal.append({"move": format_move(engine.board, move), "nodes": n, "seconds": round(t, 3)})
-            nodes, seconds = nodes + n, seconds + t
+            nodes, seconds = nodes + n, seconds + round(t, 3)
             tail.append(move)
             position = position.play(move)
             log(f"{engine.board}: ply {len(head) + len(tail)}: {format_move(engine.board, move)} "
                 f"({n:,} nodes, {t:.1f} s)")
-            took = step()
+    except KeyboardInterrupt:
+        if started:
+            n, t = took()
+            journal.append({"interrupted": n, "nodes": n, "seconds": round(t, 3)})
+        raise
     except ValueError as e:
-        raise RuntimeError(f"{engine.board}: after {format_moves(engine.board, head + tail)}, {e}") from None
+        raise RuntimeError(f"{engine.board}: after {format_moves(engine.board, head + tail)}, {e} "
+                           f"(moves from {path} included)") from None
+    if position.score(engine.measure) != value:
+        raise RuntimeError(f"{engine.board}: the line ends {final_score(position)}, not at the value {value} "
+                           f"(moves from {path} included)")
     return tail, position, nodes, seconds
 
 

@@ -194,17 +194,19 @@ def remove(path):
 def start_session(directory, core, identify, note):
     """Puts the warm table of `directory` (if any) into the core's table before a session
     searches; identify() gives the identity it must have, note(text) says what happened.
-    Never raises: whatever is wrong with the file only means an empty table."""
+    Never raises: whatever is wrong with the file only means an empty table. Returns the
+    number of entries placed (0 without a usable file)."""
     path = os.path.join(directory, FILE_NAME)
     if not os.path.exists(path):
-        return
+        return 0
     t0 = time.perf_counter()
     try:
         placed = load(path, core, identify())
     except Exception as e:
         note(f"warm table not used, starting with an empty table: {e}")
-        return
+        return 0
     note(f"warm table: {placed:,} entries from the last session ({time.perf_counter() - t0:.1f} s)")
+    return placed
 
 
 def end_session(directory, core, identify, note, finished):
