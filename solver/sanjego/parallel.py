@@ -768,7 +768,8 @@ class ParallelProof:
                 # resumed, which searched nothing, leaves the file as it is.
                 recordable = not self.engine.heads and not self.moves
                 if lo < hi or recordable and self.nodes > self.nodes_before:
-                    warm.end_session(self.run.path, warm_core, identify, self._note, finished=False)
+                    warm.end_session(self.run.path, warm_core, identify, self._note, finished=False,
+                                     kept_for="the next session" if lo < hi else "`record --from-run`'s line")
                 elif not recordable:
                     warm.end_session(self.run.path, warm_core, identify, self._note, finished=True)
         value = self.intervals()[self.root.key][0]

@@ -95,10 +95,14 @@ def choose_min_work(counts, slots):
 
 
 def save(path, core, ident):
-    """Writes the table's costliest entries (atomically); returns (entries, least work)."""
+    """Writes the table's costliest entries (atomically; with none worth keeping, deletes the
+    file instead); returns (entries, least work)."""
     slots = core.table_buckets * 4
     min_work = choose_min_work(core.table_work_counts(), slots)
     entries = core.table_export(min_work)
+    if not entries:
+        remove(path)
+        return 0, min_work
     header = json.dumps({"format": FORMAT_VERSION, "code_version": __version__, "identity": ident,
                          "buckets": core.table_buckets, "min_work": min_work,
                          "entries": len(entries) // ENTRY_BYTES}, sort_keys=True).encode()
@@ -209,7 +213,7 @@ def start_session(directory, core, identify, note):
     return placed
 
 
-def end_session(directory, core, identify, note, finished):
+def end_session(directory, core, identify, note, finished, kept_for="the next session"):
     """Leaves the core's costliest entries in `directory` for the next session (core None:
     no local table), or deletes the warm table once the work is finished. Never raises: it
     runs as a session ends, often on Ctrl-C or SIGTERM, which must still end it as such."""
@@ -227,5 +231,6 @@ def end_session(directory, core, identify, note, finished):
     except Exception as e:
         note(f"warm table not saved: {e}")
         return
-    note(f"warm table: {entries:,} entries of at least {4 ** work:,} nodes saved for the next session "
-         f"({time.perf_counter() - t0:.1f} s)")
+    if entries:
+        note(f"warm table: {entries:,} entries of at least {4 ** work:,} nodes saved for {kept_for} "
+             f"({time.perf_counter() - t0:.1f} s)")
