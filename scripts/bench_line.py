@@ -20,24 +20,21 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from solver.cli import ArgumentParser, positive_int_arg, table_mb_arg  # noqa: E402
 from solver.provenance import commit  # noqa: E402
-from solver.sanjego import Board, Position  # noqa: E402
+from solver.sanjego import Position  # noqa: E402
 from solver.sanjego import warm  # noqa: E402
 from solver.sanjego.engine import Engine  # noqa: E402
-from solver.sanjego.errors import SanJegoError  # noqa: E402
+from solver.sanjego.cli import board_arg  # noqa: E402
 from solver.sanjego.parallel import ParallelProof  # noqa: E402
 from solver.sanjego.results import record_from_run  # noqa: E402
 
 
 def main():
     ap = ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--board", default="6x4")
+    ap.add_argument("--board", type=board_arg, default="6x4")
     ap.add_argument("--depth", type=positive_int_arg, default=2)
     ap.add_argument("--table-mb", type=table_mb_arg, default=256.0)
     args = ap.parse_args()
-    try:
-        board = Board.parse(args.board)
-    except SanJegoError as e:
-        ap.error(str(e))
+    board = args.board
     print(f"# python {shlex.join(sys.argv)}")
     print(f"# commit {commit()}, {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} cores, "
           f"one worker, table {args.table_mb:g} MB, depth {args.depth}")

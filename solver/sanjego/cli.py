@@ -23,7 +23,7 @@ def format_value(value, measure):
     return f"{value:+d}" if value else "0"
 
 
-def _board(text):
+def board_arg(text):
     import argparse
     from .errors import BoardSizeError
     try:
@@ -41,7 +41,7 @@ def add_parser(games):
     commands.required = True
 
     def common(sub, moves_help="moves from the start position (numbered or not)"):
-        sub.add_argument("board", type=_board, help=BOARD_HELP)
+        sub.add_argument("board", type=board_arg, help=BOARD_HELP)
         sub.add_argument("--moves", default="", help=moves_help)
         sub.add_argument("--heads", metavar="CELLS", default=None,
                          help="heads variant: the cells of the two head-towers before the first move, "
@@ -106,7 +106,7 @@ def add_parser(games):
                         "independent of the proof that wrote the table)")
     s.set_defaults(handler=cmd_check_line)
     s = commands.add_parser("record", help="solve a board from the start, verify, and write results/")
-    s.add_argument("board", type=_board, help=BOARD_HELP)
+    s.add_argument("board", type=board_arg, help=BOARD_HELP)
     s.add_argument("--measure", choices=MEASURES + ("both",), default="both")
     s.add_argument("--table-depth", type=int, default=2,
                    help="store exact values of all positions this many plies deep (default 2)")
@@ -152,7 +152,7 @@ def add_parser(games):
     s.add_argument("--quiet", action="store_true", help="no progress display")
     s.set_defaults(handler=cmd_verify)
     s = commands.add_parser("perft", help="count move sequences of a given depth")
-    s.add_argument("board", type=_board, help=BOARD_HELP)
+    s.add_argument("board", type=board_arg, help=BOARD_HELP)
     s.add_argument("depth", type=int, help="plies (a forced pass is a ply)")
     s.add_argument("--moves", default="", help="moves from the start position")
     s.add_argument("--heads", metavar="CELLS", default=None, help="heads variant: the two head cells, e.g. A1,B1")
@@ -176,7 +176,7 @@ def add_series_and_show(commands, common):
                     "from its starter's view. A series of draws never ends and is reported so. "
                     "The outcome comes from results/sanjego/WxH.json (or the transposed board's, the "
                     "same game), else small boards are solved on the spot.")
-    s.add_argument("board", type=_board, help="board size WxH, e.g. 4x2")
+    s.add_argument("board", type=board_arg, help="board size WxH, e.g. 4x2")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--results", metavar="DIR", default=None,
                    help="directory of solved boards (default results/sanjego of this checkout)")
@@ -880,7 +880,7 @@ def add_board_and_heads(commands):
                     "its graph), or with --json the board in the JSON format that any command "
                     "takes as a board file. " + " ".join(graph_doc.split("\n\n")[1].split()),
         epilog="JSON format: " + " ".join(graph_doc.split("JSON format")[1].split("\n\n", 1)[1].split()))
-    s.add_argument("board", type=_board, help=BOARD_HELP)
+    s.add_argument("board", type=board_arg, help=BOARD_HELP)
     s.add_argument("--json", action="store_true", help="print the board as a JSON board file")
     s.set_defaults(handler=cmd_board)
 
@@ -891,7 +891,7 @@ def add_board_and_heads(commands):
                     "and stays one. Solves the game for every pair of head cells (pairs equal under "
                     "a symmetry once) and reports the value when the first player places his head "
                     "first (the default reading) and when the second player does.")
-    s.add_argument("board", type=_board, help=BOARD_HELP)
+    s.add_argument("board", type=board_arg, help=BOARD_HELP)
     s.add_argument("--measure", choices=MEASURES, default="margin",
                    help="margin (default) or outcome, as in solve")
     s.add_argument("--json", action="store_true", help="print one JSON object")
