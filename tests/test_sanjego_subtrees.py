@@ -319,13 +319,13 @@ def test_a_stopped_verification_keeps_the_costly_subtrees_of_its_questions(tmp_p
                         out_dir=str(tmp_path / "cold")).verify()
     assert resumed["ok"] and cold["ok"] and resumed["questions"] == cold["questions"] == 1
     assert resumed["nodes"] < cold["nodes"]
-    # Only its own file: one without its seed (a run's, say) is refused; one left when
-    # nothing is open any more (a kill after the last answer) is deleted.
+    # Only its own file: one without its seed (a run's, say) is refused. With nothing left to
+    # ask for a bound, a file there stays: it may serve a verification of the value under way.
     subtrees.save(path, {k: v for k, v in ident.items() if k != "seed"}, groups, SIZE)
     with pytest.raises(subtrees.SubtreesError, match="another seed"):
         subtrees.load(path, ident, SIZE)
     Verification(open_run(run)[0], run, workers=1, table_mb=16, at_least=1).verify()
-    assert not path.exists()
+    assert path.exists()
 
 
 def test_a_killed_verification_leaves_the_costly_subtrees_of_its_questions_in_flight(tmp_path, monkeypatch):
@@ -366,3 +366,10 @@ def test_a_question_that_finished_as_the_verification_was_stopped_is_journaled(t
         Verification(open_run(run)[0], run, workers=1, table_mb=16, progress=stop_once_it_has_finished).verify()
     answers = [r for r in Journal(run / "verify" / "journal.log").read() if "key" in r]
     assert len(answers) == 1 and answers[0]["ok"]
+    assert Verification(open_run(run)[0], run, workers=1, table_mb=16).verify()["ok"]
+    # Files that a kill left after the value's last answer go with the next call.
+    subtrees.save(run / "verify" / subtrees.FILE_NAME, {"board": board_spec(board)}, {(b"\x01", 1): bytes(SIZE)},
+                  SIZE)
+    (run / "verify" / warm.FILE_NAME).write_bytes(b"left by a kill")
+    assert Verification(open_run(run)[0], run, workers=1, table_mb=16).verify()["ok"]
+    assert not (run / "verify" / subtrees.FILE_NAME).exists() and not (run / "verify" / warm.FILE_NAME).exists()

@@ -296,7 +296,9 @@ class Verification:
             # The small file first: a second signal may cut the warm table's save short.
             if warm_core is not None:
                 self._keep_subtrees(stopped, pool.stopped_subtrees, warm_core.BOOK_ENTRY_BYTES)
-            elif not self.remaining():  # left by a kill after the last answer, or by another bound's
+            elif not self.remaining() and self.at_least is None:
+                # The value's verification is the last: files a kill left after its last answer
+                # go. (Not a bound's: they may serve a verification of the value still under way.)
                 subtrees.remove(os.path.join(self.dir.path, subtrees.FILE_NAME))
                 warm.remove(os.path.join(self.dir.path, warm.FILE_NAME))
             if pool is not None:
