@@ -733,6 +733,36 @@ def test_question_progress_follows_the_reply_that_would_refute_the_lead(tmp_path
             f"proven < +1 (all must be, for it to refute {u['lead']})\n{line}") in text
 
 
+def test_the_list_of_first_moves_says_where_each_refutation_stands(tmp_path):
+    # Symmetric first moves share a node: each names the reply as played after it.
+    from solver.sanjego.notation import replay
+    k = 1
+    board = Board.parse("4x3")
+    run = tmp_path / "run"
+    proof = ParallelProof(Engine(board, "margin", table_mb=4), Position.start(board), [], 2, workers=1,
+                          run_dir=str(run))
+    children = proof.root.children
+    move = next(c for c in children if children.count(c) > 1)
+    memo = proof.intervals()
+    reply = move.children[proof._first_open(move, proof.deciding_moves(k, memo), k, memo)]
+    records = [{"split": reply.key.hex(), "k": k, "nodes": 10, "seconds": 1.0}]
+    proof._apply(records[0])
+    answers = _distinct_children(reply)
+    records.append({"key": answers[0].key.hex(), "k": k, "lo": -12, "hi": k - 1, "nodes": 10, "seconds": 1.0})
+    proof._apply(records[1])
+    shared = [e for e, c in zip(proof.summary()["root_moves"], children) if c is move]
+    assert len(shared) > 1
+    for e in shared:
+        assert e["reply"]["replies"] == len(answers) and e["reply"]["replies_settled"] == 1
+        assert replay(board, f"{e['move']} {e['reply']['move']}")[0].canonical_key() == reply.key
+    for record in records:
+        Journal(run / "journal.log").append(record)
+    text = subprocess.run([sys.executable, "-m", "solver", "sanjego", "status", str(run)],
+                          capture_output=True, text=True).stdout
+    for e in shared:
+        assert f"reply {e['reply']['move']} searched first: 1 of {len(answers)} of its replies proven < +1" in text
+
+
 @pytest.mark.parametrize("focus", [None, 1, 2])
 def test_focus_sends_every_worker_to_the_lead_once_it_holds_enough_replies(focus):
     board = Board.parse("4x3")

@@ -470,6 +470,12 @@ def cmd_status(args):
     for m in out.get("root_moves", []):
         a, b = m["bounds"]
         shown = format_value(a, measure) if a == b else f"[{format_value(a, measure)}, {format_value(b, measure)}]"
+        r = m.get("reply")
+        if r and r["replies_settled"]:
+            u = out["undecided_for"]
+            sense = "<" if u["maximise"] else ">="
+            shown = f"{shown:<12} reply {r['move']} searched first: {r['replies_settled']} of {r['replies']} " \
+                    f"of its replies proven {sense} {format_value(u['k'], measure)}"
         print(f"  {m['move']:>8} {shown}")
 
 

@@ -653,7 +653,19 @@ class ParallelProof:
                 out["undecided_for"].update(top)
         if self.root.children:
             out["root_moves"] = [{"move": format_moves(self.board, [m]), "bounds": list(memo[c.key])}
-                            for m, c in zip(self.root.moves, self.root.children)]
+                                 for m, c in zip(self.root.moves, self.root.children)]
+            if lo < hi:  # where each move's refutation stands (the question fails at the root)
+                deciding = self.deciding_moves(k, memo)
+                for entry, first, move in zip(out["root_moves"], self.root.moves, self.root.children):
+                    j = self._first_open(move, deciding, k, memo) if move.children is not None else None
+                    reply = move.children[j] if j is not None else None
+                    if reply is not None and reply.children is not None:
+                        # Symmetric first moves share a node: name the reply as played after this one.
+                        after = self.root.position.play(first)
+                        name = next(m for m in after.legal_moves() if after.play(m).canonical_key() == reply.key)
+                        entry["reply"] = {"move": format_moves(self.board, [name]),
+                                          "replies": len({c.key for c in reply.children}),
+                                          "replies_settled": self._settled_for_mover(move, reply, k, memo)}
         return out
 
     def solve(self):
