@@ -699,25 +699,36 @@ def test_status_estimates_the_lead_s_open_replies_from_its_settled_ones():
     assert "CPU-hours" not in _reply_estimate(u, None)
 
 
+def _run_of_4x3(tmp_path):
+    """(board, run directory, proof) of a new depth-2 run of 4x3, nothing searched yet."""
+    board, run = Board.parse("4x3"), tmp_path / "run"
+    return board, run, ParallelProof(Engine(board, "margin", table_mb=4), Position.start(board), [], 2, workers=1,
+                                     run_dir=str(run))
+
+
+def _refutation_begun(proof, reply, k, split_nodes, answer_nodes):
+    """Journals for `reply` what a run refuting through it writes first: its split, then one of
+    its last distinct reply proven < k. Returns (records, distinct replies)."""
+    records = [{"split": reply.key.hex(), "k": k, "nodes": split_nodes, "seconds": 100}]
+    proof._apply(records[0])
+    answers = _distinct_children(reply)
+    records.append({"key": answers[-1].key.hex(), "k": k, "lo": -12, "hi": k - 1, "nodes": answer_nodes,
+                    "seconds": 100})
+    proof._apply(records[1])
+    return records, answers
+
+
 def test_question_progress_follows_the_reply_that_would_refute_the_lead(tmp_path):
     # On 6x6 ">= +2" the lead D2-D3 had no reply proven >= +2 for hours: what moved was its
     # split reply C4-D4, whose first-player answers were being proven < +2 one by one.
     from solver.sanjego.cli import _reply_estimate
     k = 1
-    board = Board.parse("4x3")
-    run = tmp_path / "run"
-    proof = ParallelProof(Engine(board, "margin", table_mb=4), Position.start(board), [], 2, workers=1,
-                          run_dir=str(run))
+    board, run, proof = _run_of_4x3(tmp_path)
     lead = proof.root.children[_root_order(proof, k)[0]]
     memo = proof.intervals()
     reply = lead.children[proof._first_open(lead, proof.deciding_moves(k, memo), k, memo)]
     assert "reply" not in proof.question_progress(k, memo)  # a leaf: one sub-proof
-    records = [{"split": reply.key.hex(), "k": k, "nodes": 10 ** 9, "seconds": 100}]
-    proof._apply(records[0])
-    answers = _distinct_children(reply)
-    records.append({"key": answers[-1].key.hex(), "k": k, "lo": -12, "hi": k - 1, "nodes": 2 * 10 ** 9,
-                    "seconds": 100})
-    proof._apply(records[1])
+    records, answers = _refutation_begun(proof, reply, k, 10 ** 9, 2 * 10 ** 9)
     u = proof.question_progress(k, proof.intervals())
     r = u["reply"]
     assert r["move"] == format_moves(board, [lead.moves[lead.children.index(reply)]])
@@ -737,19 +748,12 @@ def test_the_list_of_first_moves_says_where_each_refutation_stands(tmp_path):
     # Symmetric first moves share a node: each names the reply as played after it.
     from solver.sanjego.notation import replay
     k = 1
-    board = Board.parse("4x3")
-    run = tmp_path / "run"
-    proof = ParallelProof(Engine(board, "margin", table_mb=4), Position.start(board), [], 2, workers=1,
-                          run_dir=str(run))
+    board, run, proof = _run_of_4x3(tmp_path)
     children = proof.root.children
     move = next(c for c in children if children.count(c) > 1)
     memo = proof.intervals()
     reply = move.children[proof._first_open(move, proof.deciding_moves(k, memo), k, memo)]
-    records = [{"split": reply.key.hex(), "k": k, "nodes": 10, "seconds": 1.0}]
-    proof._apply(records[0])
-    answers = _distinct_children(reply)
-    records.append({"key": answers[0].key.hex(), "k": k, "lo": -12, "hi": k - 1, "nodes": 10, "seconds": 1.0})
-    proof._apply(records[1])
+    records, answers = _refutation_begun(proof, reply, k, 10, 10)
     shared = [e for e, c in zip(proof.summary()["root_moves"], children) if c is move]
     assert len(shared) > 1
     for e in shared:
