@@ -521,11 +521,12 @@ class ParallelProof:
                       key=lambda i: (-held[node.children[i].key], -held_before(node.children[i]),
                                      -deciding.get((side, node.moves[i]), 0)))
 
-    def question_progress(self, k, memo):
+    def question_progress(self, k, memo, deciding=None):
         """How far ">= k" has come at the top of the tree: the root's moves already
         settled against the side to move there, and the first undecided one in search order
         (the one the workers are on) with how many of its replies are settled for that side.
-        (At a maximising root, ">= k" needs one move all of whose replies are >= k.)"""
+        (At a maximising root, ">= k" needs one move all of whose replies are >= k.)
+        `deciding`: deciding_moves(k, memo) where the caller has it already."""
         root = self.root
         if root.children is None:
             return None
@@ -533,25 +534,29 @@ class ParallelProof:
         distinct = {c.key: c for c in root.children}.values()  # symmetric moves share a node
         out = {"maximise": root.maximise, "moves": len(distinct),
                "moves_settled": sum(self._settled_against_mover(root, c, k, memo) for c in distinct)}
-        deciding = self.deciding_moves(k, memo)
+        if deciding is None:
+            deciding = self.deciding_moves(k, memo)
         for i in self._search_order(root, deciding, k, memo):
             lead = root.children[i]
             if not self._settled_against_mover(root, lead, k, memo):
                 out["lead"] = format_moves(self.board, [root.moves[i]])
                 if lead.children is not None:  # else a leaf: one sub-proof, no replies to count
-                    out.update(replies=len({c.key for c in lead.children}),
-                               replies_settled=self._settled_for_mover(root, lead, k, memo))
-                    out.update(self._reply_costs(root, lead, k, memo))
-                    j = self._first_open(lead, deciding, k, memo)
-                    reply = lead.children[j] if j is not None else None
-                    if reply is not None and reply.children is not None:
+                    out.update(self._replies_settled(root, lead, k, memo), **self._reply_costs(root, lead, k, memo))
+                    j = self._first_open_split(lead, deciding, k, memo)
+                    if j is not None:
                         # The reply that would refute the lead, if one does: all its children must go its way.
+                        reply = lead.children[j]
                         out["reply"] = dict(move=format_moves(self.board, [lead.moves[j]]),
-                                            replies=len({c.key for c in reply.children}),
-                                            replies_settled=self._settled_for_mover(lead, reply, k, memo),
+                                            **self._replies_settled(lead, reply, k, memo),
                                             **self._reply_costs(lead, reply, k, memo))
                 break
         return out
+
+    def _replies_settled(self, node, child, k, memo):
+        """{"replies": distinct children of `child`, "replies_settled": how many of them are
+        settled in favour of `node`'s mover for ">= k"}."""
+        return {"replies": len({c.key for c in child.children}),
+                "replies_settled": self._settled_for_mover(node, child, k, memo)}
 
     def _first_open(self, node, deciding, k, memo):
         """The index of the node's first child in search order still undecided for ">= k"
@@ -561,6 +566,11 @@ class ParallelProof:
             if lo < k <= hi:
                 return i
         return None
+
+    def _first_open_split(self, node, deciding, k, memo):
+        """_first_open(...) when that child has been split (has children of its own), else None."""
+        j = self._first_open(node, deciding, k, memo) if node.children is not None else None
+        return j if j is not None and node.children[j].children is not None else None
 
     def _reply_costs(self, root, lead, k, memo):
         """Nodes that ">= k" has cost so far under the lead's replies settled for the root's
@@ -648,24 +658,22 @@ class ParallelProof:
         if lo < hi:
             k = Probes().question(lo, hi)  # as a resumed run asks first
             out["undecided_for"] = {"k": k, "leaves": len(self.undecided_leaves(k, memo))}
-            top = self.question_progress(k, memo)
+            deciding = self.deciding_moves(k, memo)
+            top = self.question_progress(k, memo, deciding)
             if top:
                 out["undecided_for"].update(top)
         if self.root.children:
             out["root_moves"] = [{"move": format_moves(self.board, [m]), "bounds": list(memo[c.key])}
                                  for m, c in zip(self.root.moves, self.root.children)]
             if lo < hi:  # where each move's refutation stands (the question fails at the root)
-                deciding = self.deciding_moves(k, memo)
                 for entry, first, move in zip(out["root_moves"], self.root.moves, self.root.children):
-                    j = self._first_open(move, deciding, k, memo) if move.children is not None else None
-                    reply = move.children[j] if j is not None else None
-                    if reply is not None and reply.children is not None:
+                    j = self._first_open_split(move, deciding, k, memo)
+                    if j is not None:
                         # Symmetric first moves share a node: name the reply as played after this one.
-                        after = self.root.position.play(first)
+                        reply, after = move.children[j], self.root.position.play(first)
                         name = next(m for m in after.legal_moves() if after.play(m).canonical_key() == reply.key)
-                        entry["reply"] = {"move": format_moves(self.board, [name]),
-                                          "replies": len({c.key for c in reply.children}),
-                                          "replies_settled": self._settled_for_mover(move, reply, k, memo)}
+                        entry["reply"] = dict(move=format_moves(self.board, [name]),
+                                              **self._replies_settled(move, reply, k, memo))
         return out
 
     def solve(self):
