@@ -180,6 +180,25 @@ class _Stopped(Exception):
     pass
 
 
+class SavesOnTheWay:
+    """The saves a session with a local table makes as it goes, since a sub-proof or question
+    can run for hours and kill -9 leaves no time to save at the stop: save_warm() every
+    WARM_SAVE_SECONDS, save_subtrees() (those of the work in flight so far) every
+    SUBTREES_SAVE_SECONDS. Call it once each time round the session's loop."""
+
+    def __init__(self, save_warm, save_subtrees):
+        self.save_warm, self.save_subtrees = save_warm, save_subtrees
+        self.warm_at = self.subtrees_at = time.perf_counter()
+
+    def __call__(self):
+        if time.perf_counter() - self.warm_at >= WARM_SAVE_SECONDS:
+            self.save_warm()
+            self.warm_at = time.perf_counter()
+        if time.perf_counter() - self.subtrees_at >= SUBTREES_SAVE_SECONDS:
+            self.save_subtrees()
+            self.subtrees_at = time.perf_counter()
+
+
 class LocalPool:
     """Sub-proofs on threads of this process. The C search runs without the GIL, and every
     thread's core searches with one table (made here), so each sub-proof sees what the
@@ -720,20 +739,18 @@ class ParallelProof:
             stopped = subtrees.start_session(self.run.path, warm_core, self._subtrees_identity(), self._note)
         inflight = {}
         probes = Probes()
-        t0 = saved = subtrees_saved = time.perf_counter()
+        # The warm table stays on this machine; what a new checkout gets is the file of
+        # costly subtrees, with those of the sub-proofs in flight so far.
+        on_the_way = None if warm_core is None else SavesOnTheWay(
+            lambda: warm.end_session(self.run.path, warm_core, identify, self._note, finished=False),
+            lambda: self._keep_subtrees(stopped, {**pool.stopped_subtrees, **pool.snapshot_subtrees()},
+                                        self.intervals(), warm_core.BOOK_ENTRY_BYTES))
+        t0 = time.perf_counter()
         try:
             while True:
-                # A sub-proof can run for hours: after kill -9 the last saves keep most of it.
-                if warm_core is not None and time.perf_counter() - saved >= WARM_SAVE_SECONDS:
-                    warm.end_session(self.run.path, warm_core, identify, self._note, finished=False)
-                    saved = time.perf_counter()
+                if on_the_way is not None:
+                    on_the_way()
                 memo = self.intervals()
-                if warm_core is not None and time.perf_counter() - subtrees_saved >= SUBTREES_SAVE_SECONDS:
-                    # The warm table stays on this machine; what a new checkout gets is the file
-                    # of costly subtrees, with those of the sub-proofs in flight so far.
-                    self._keep_subtrees(stopped, {**pool.stopped_subtrees, **pool.snapshot_subtrees()},
-                                        memo, warm_core.BOOK_ENTRY_BYTES)
-                    subtrees_saved = time.perf_counter()
                 lo, hi = memo[self.root.key]
                 if lo == hi:
                     break

@@ -22,8 +22,8 @@ import os
 import time
 
 from ..checkpoint import CheckpointError, RunDir, read_checked_json
-from . import parallel, subtrees, warm
-from .parallel import INTERRUPTED, PROGRESS_SECONDS, DaskPool, LocalPool
+from . import subtrees, warm
+from .parallel import INTERRUPTED, PROGRESS_SECONDS, DaskPool, LocalPool, SavesOnTheWay
 from .board import board_spec
 from .notation import format_moves
 from .results import VERIFY_SEED
@@ -241,7 +241,7 @@ class Verification:
         pool = warm_core = None
         stopped = {}
         finished = False
-        t0 = warm_saved = subtrees_saved = time.perf_counter()
+        t0 = time.perf_counter()
 
         def identify():
             return self.proof.warm_identity(warm_core, self.seed)
@@ -254,16 +254,14 @@ class Verification:
                 warm.start_session(self.dir.path, warm_core, identify, self._note)
                 stopped = subtrees.start_session(self.dir.path, warm_core, self._subtrees_identity(), self._note)
         inflight = {}
+        on_the_way = None if warm_core is None else SavesOnTheWay(
+            lambda: warm.end_session(self.dir.path, warm_core, identify, self._note, finished=False),
+            lambda: self._keep_subtrees(stopped, {**pool.stopped_subtrees, **pool.snapshot_subtrees()},
+                                        warm_core.BOOK_ENTRY_BYTES))
         try:
             while todo or inflight:
-                # A question can run for hours: after kill -9 the last saves keep most of it.
-                if warm_core is not None and time.perf_counter() - warm_saved >= parallel.WARM_SAVE_SECONDS:
-                    warm.end_session(self.dir.path, warm_core, identify, self._note, finished=False)
-                    warm_saved = time.perf_counter()
-                if warm_core is not None and time.perf_counter() - subtrees_saved >= parallel.SUBTREES_SAVE_SECONDS:
-                    self._keep_subtrees(stopped, {**pool.stopped_subtrees, **pool.snapshot_subtrees()},
-                                        warm_core.BOOK_ENTRY_BYTES)
-                    subtrees_saved = time.perf_counter()
+                if on_the_way is not None:
+                    on_the_way()
                 while todo and len(inflight) < (pool.workers if self.scheduler else self.workers):
                     leaf, k, expected = todo.pop(0)
                     p = leaf.position
