@@ -10,6 +10,8 @@ value, nodes, wall time, nodes per second and peak memory.
     python scripts/bench.py --boards 6x4 5x5 --refute-bonus 0 16   # refutation-aware order off / on
     python scripts/bench.py --boards 6x4 --table-min 5 6 7          # the table from 5, 6 or 7 towers
     python scripts/bench.py --boards 6x5 --table-mb 16384 --near 0 12 14   # small positions near the table's start
+    python scripts/bench.py --questions scripts/data/6x6-questions.txt --table-mb 256 --etc 20 26
+                                                 # null-window questions shaped like the 6x6 run's
 """
 
 import itertools
@@ -58,6 +60,47 @@ def timed_value(engine, position, limit):
     return value, time.perf_counter() - t0
 
 
+def read_questions(path):
+    """[(where, position, k, answer)] from a file of "board | moves | k | yes/no" lines (# comments);
+    where is "FILE:LINE"."""
+    questions = []
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            try:
+                spec, moves, k, answer = (part.strip() for part in line.split("|"))
+                if answer not in ("yes", "no"):
+                    raise ValueError(f"answer {answer!r} is not yes or no")
+                questions.append((f"{path}:{number}", replay(Board.parse(spec), moves)[0], int(k), answer == "yes"))
+            except (ValueError, SanJegoError) as e:
+                raise ValueError(f"{path}:{number}: {e}") from None
+    return questions
+
+
+def set_knobs(engine, settings, near_mb):
+    for core in (engine.core, engine.margin_core):
+        for (_, _, attribute, _), setting in zip(KNOBS, settings):
+            if core is not None and setting is not None:
+                setattr(core, attribute, setting)
+        if core is not None and near_mb is not None:
+            core.near_buckets = near_mb << 14  # 64-byte buckets
+
+
+def answer_questions(questions, settings, args):
+    """(nodes, seconds) of all the questions, each with a fresh table; exits on a wrong answer."""
+    nodes, t0 = 0, time.perf_counter()
+    for where, position, k, expected in questions:
+        engine = Engine(position.board, table_mb=args.table_mb)
+        set_knobs(engine, settings, args.near_mb)
+        if engine.at_least(position, k) != expected:
+            sys.exit(f"{where}: wrong answer: the file says {'yes' if expected else 'no'}")
+        nodes += engine.nodes
+        del engine  # frees the table before the next one is made
+    return nodes, time.perf_counter() - t0
+
+
 def main():
     ap = ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", nargs="+", default=["4x4", "5x4", "6x4"])
@@ -66,6 +109,9 @@ def main():
     ap.add_argument("--table-mb", type=table_mb_arg, default=2048)
     ap.add_argument("--limit", type=float, default=600, help="seconds per board before giving up")
     ap.add_argument("--moves", default="", help="solve the position after these moves instead of the start")
+    ap.add_argument("--questions", metavar="FILE",
+                    help="answer the null-window questions of FILE (board | moves | k | yes/no lines, "
+                         "see scripts/make_proxy_questions.py) instead, each with a fresh table")
     ap.add_argument("--free-groups", type=int, nargs="+", default=[None], metavar="N", choices=range(6),
                     help="key groups of at most N towers free of their place (0: off; "
                          "default: the core's, 5); one run per N")
@@ -94,6 +140,27 @@ def main():
         ap.error("--refute-bonus: a number from 0 to 65536")
     if any(n is not None and not 0 <= n <= 64 for n in args.table_min):
         ap.error("--table-min: a number of towers from 0 to 64")
+    if args.questions:
+        try:
+            questions = read_questions(args.questions)
+        except OSError as e:
+            ap.error(f"cannot read {args.questions}: {e.strerror}")
+        except ValueError as e:
+            ap.error(str(e))
+        if not questions:
+            ap.error(f"{args.questions} holds no question")
+        print(f"# python {shlex.join(sys.argv)}")
+        print(f"# commit {commit()}, {time.strftime('%Y-%m-%d')}, {platform.machine()} "
+              f"{os.cpu_count()} cores, table {args.table_mb:g} MB per question, {len(questions)} question(s)")
+        columns = " ".join(f"{column:>{width}}" for column, width, _, _ in KNOBS)
+        print(f"{columns} {'nodes':>14} {'seconds':>9} {'Mnodes/s':>9}")
+        for settings in itertools.product(*(getattr(args, dest) for *_, dest in KNOBS)):
+            nodes, seconds = answer_questions(questions, settings, args)
+            probe = Engine(questions[0][1].board, table_mb=1)
+            set_knobs(probe, settings, args.near_mb)
+            in_force = " ".join(f"{getattr(probe.core, attribute):>{width}}" for _, width, attribute, _ in KNOBS)
+            print(f"{in_force} {nodes:>14} {seconds:>9.2f} {nodes / seconds / 1e6:>9.2f}", flush=True)
+        return
     boards = SCALING if args.scaling else args.boards
     try:
         starts = {spec: replay(Board.parse(spec), args.moves)[0] if args.moves else Position.start(spec)
@@ -110,12 +177,7 @@ def main():
     for spec, *settings in itertools.product(boards, *(getattr(args, dest) for *_, dest in KNOBS)):
         position = starts[spec]
         engine = Engine(position.board, args.measure, table_mb=args.table_mb)
-        for core in (engine.core, engine.margin_core):
-            for (_, _, attribute, _), setting in zip(KNOBS, settings):
-                if core is not None and setting is not None:
-                    setattr(core, attribute, setting)
-            if core is not None and args.near_mb is not None:
-                core.near_buckets = args.near_mb << 14  # 64-byte buckets
+        set_knobs(engine, settings, args.near_mb)
         value, seconds = timed_value(engine, position, args.limit)
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         in_force = " ".join(f"{getattr(engine.core, attribute):>{width}}" for _, width, attribute, _ in KNOBS)

@@ -311,3 +311,31 @@ def test_groups_told_apart_by_their_labelled_graph(shape):
         values.add(expected)
         assert engine.value(p) == expected, labels
     assert len(values) > 1
+
+
+def test_proxy_questions_round_trip(tmp_path):
+    """make_proxy_questions.py writes questions that bench.py --questions answers alike; a
+    wrong answer in the file fails with one line, a bad line is a usage error."""
+    import pathlib
+    import subprocess
+    import sys
+    scripts = pathlib.Path(__file__).resolve().parent.parent / "scripts"
+    made = subprocess.run([sys.executable, str(scripts / "make_proxy_questions.py"), "--board", "4x4",
+                           "--prefix", "B2-C2", "--seeds", "0", "3"], capture_output=True, text=True, timeout=120)
+    lines = [line for line in made.stdout.splitlines() if not line.startswith("#")]
+    assert made.returncode == 0 and lines and all(line.startswith("4x4 | B2-C2 ") for line in lines)
+    assert lines[-1].split("|")[3].split()[0] == "no"  # each position ends at its first "no"
+    good = tmp_path / "good.txt"
+    good.write_text(made.stdout)
+    bench = [sys.executable, str(scripts / "bench.py"), "--table-mb", "8", "--questions"]
+    r = subprocess.run(bench + [str(good), "--etc", "8", "16"], capture_output=True, text=True, timeout=120)
+    rows = [line.split() for line in r.stdout.splitlines() if not line.startswith(("#", "free"))]
+    assert r.returncode == 0 and [row[1] for row in rows] == ["8", "16"]
+    wrong = tmp_path / "wrong.txt"
+    wrong.write_text(made.stdout.replace("| no", "| yes"))
+    r = subprocess.run(bench + [str(wrong)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and r.stderr.strip().count("\n") == 0 and "wrong answer" in r.stderr
+    bad = tmp_path / "bad.txt"
+    bad.write_text("4x4 | Z9-C2 | 2 | yes\n")
+    r = subprocess.run(bench + [str(bad)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "bad.txt:1" in r.stderr
