@@ -111,7 +111,8 @@ def main():
     ap.add_argument("--moves", default="", help="solve the position after these moves instead of the start")
     ap.add_argument("--questions", metavar="FILE",
                     help="answer the null-window questions of FILE (board | moves | k | yes/no lines, "
-                         "see scripts/make_proxy_questions.py) instead, each with a fresh table")
+                         "see scripts/make_proxy_questions.py; margin) instead, each with a fresh table "
+                         "and without --limit")
     ap.add_argument("--free-groups", type=int, nargs="+", default=[None], metavar="N", choices=range(6),
                     help="key groups of at most N towers free of their place (0: off; "
                          "default: the core's, 5); one run per N")
@@ -140,6 +141,8 @@ def main():
         ap.error("--refute-bonus: a number from 0 to 65536")
     if any(n is not None and not 0 <= n <= 64 for n in args.table_min):
         ap.error("--table-min: a number of towers from 0 to 64")
+    if args.questions and (args.scaling or args.moves or args.measure != "margin"):
+        ap.error("--questions asks margin questions of its own positions: no --scaling, --moves or --measure outcome")
     if args.questions:
         try:
             questions = read_questions(args.questions)
