@@ -88,8 +88,20 @@ def set_knobs(engine, settings, near_mb):
             core.near_buckets = near_mb << 14  # 64-byte buckets
 
 
+def knobs_in_force(core):
+    """The KNOBS columns of a row: the core's settings as they are."""
+    return " ".join(f"{getattr(core, attribute):>{width}}" for _, width, attribute, _ in KNOBS)
+
+
+def print_header(detail):
+    print(f"# python {shlex.join(sys.argv)}")
+    print(f"# commit {commit()}, {time.strftime('%Y-%m-%d')}, {platform.machine()} "
+          f"{os.cpu_count()} cores, {detail}")
+
+
 def answer_questions(questions, settings, args):
-    """(nodes, seconds) of all the questions, each with a fresh table; exits on a wrong answer."""
+    """(nodes, seconds, knobs_in_force) of all the questions, each with a fresh table; exits on a
+    wrong answer."""
     nodes, t0 = 0, time.perf_counter()
     for where, position, k, expected in questions:
         engine = Engine(position.board, table_mb=args.table_mb)
@@ -97,8 +109,9 @@ def answer_questions(questions, settings, args):
         if engine.at_least(position, k) != expected:
             sys.exit(f"{where}: wrong answer: the file says {'yes' if expected else 'no'}")
         nodes += engine.nodes
+        in_force = knobs_in_force(engine.core)
         del engine  # frees the table before the next one is made
-    return nodes, time.perf_counter() - t0
+    return nodes, time.perf_counter() - t0, in_force
 
 
 def main():
@@ -141,6 +154,7 @@ def main():
         ap.error("--refute-bonus: a number from 0 to 65536")
     if any(n is not None and not 0 <= n <= 64 for n in args.table_min):
         ap.error("--table-min: a number of towers from 0 to 64")
+    columns = " ".join(f"{column:>{width}}" for column, width, _, _ in KNOBS)
     if args.questions and (args.scaling or args.moves or args.measure != "margin"):
         ap.error("--questions asks margin questions of its own positions: no --scaling, --moves or --measure outcome")
     if args.questions:
@@ -152,16 +166,10 @@ def main():
             ap.error(str(e))
         if not questions:
             ap.error(f"{args.questions} holds no question")
-        print(f"# python {shlex.join(sys.argv)}")
-        print(f"# commit {commit()}, {time.strftime('%Y-%m-%d')}, {platform.machine()} "
-              f"{os.cpu_count()} cores, table {args.table_mb:g} MB per question, {len(questions)} question(s)")
-        columns = " ".join(f"{column:>{width}}" for column, width, _, _ in KNOBS)
+        print_header(f"table {args.table_mb:g} MB per question, {len(questions)} question(s)")
         print(f"{columns} {'nodes':>14} {'seconds':>9} {'Mnodes/s':>9}")
         for settings in itertools.product(*(getattr(args, dest) for *_, dest in KNOBS)):
-            nodes, seconds = answer_questions(questions, settings, args)
-            probe = Engine(questions[0][1].board, table_mb=1)
-            set_knobs(probe, settings, args.near_mb)
-            in_force = " ".join(f"{getattr(probe.core, attribute):>{width}}" for _, width, attribute, _ in KNOBS)
+            nodes, seconds, in_force = answer_questions(questions, settings, args)
             print(f"{in_force} {nodes:>14} {seconds:>9.2f} {nodes / seconds / 1e6:>9.2f}", flush=True)
         return
     boards = SCALING if args.scaling else args.boards
@@ -170,11 +178,7 @@ def main():
                   for spec in boards}
     except SanJegoError as e:
         ap.error(str(e))
-    print(f"# python {shlex.join(sys.argv)}")
-    print(f"# commit {commit()}, {time.strftime('%Y-%m-%d')}, {platform.machine()} "
-          f"{os.cpu_count()} cores, table {args.table_mb:g} MB, measure {args.measure}, "
-          f"limit {args.limit:g} s")
-    columns = " ".join(f"{column:>{width}}" for column, width, _, _ in KNOBS)
+    print_header(f"table {args.table_mb:g} MB, measure {args.measure}, limit {args.limit:g} s")
     print(f"{'board':>6} {columns} {'value':>6} {'nodes':>14} {'seconds':>9} {'Mnodes/s':>9} "
           f"{'peak MB':>8}")  # peak of the process so far
     for spec, *settings in itertools.product(boards, *(getattr(args, dest) for *_, dest in KNOBS)):
@@ -183,8 +187,7 @@ def main():
         set_knobs(engine, settings, args.near_mb)
         value, seconds = timed_value(engine, position, args.limit)
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        in_force = " ".join(f"{getattr(engine.core, attribute):>{width}}" for _, width, attribute, _ in KNOBS)
-        print(f"{spec:>6} {in_force} {value:>6} {engine.nodes:>14} {seconds:>9.2f} "
+        print(f"{spec:>6} {knobs_in_force(engine.core)} {value:>6} {engine.nodes:>14} {seconds:>9.2f} "
               f"{engine.nodes / seconds / 1e6:>9.2f} {peak:>8.0f}", flush=True)
         del engine  # frees the table now
 
