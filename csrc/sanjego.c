@@ -1140,12 +1140,24 @@ uint64_t sj_table_export(const SJSolver *S, int min_work, uint8_t *out, uint64_t
     return n;
 }
 
+static inline int same_position(const SJEntry *a, const SJEntry *b)
+{
+    return (a->check ^ a->data) == (b->check ^ b->data) && (uint16_t)a->data == (uint16_t)b->data;
+}
+
+/* Into its bucket's slot of the same position (an entry met twice keeps the costlier copy),
+ * else its empty or least-worked slot when it has done more work. */
 static int import_into(SJEntry *bucket, SJEntry incoming)
 {
-    int victim = 0;
-    for (int i = 0; i < 4; i++) {
-        if (!entry_used(&bucket[i])) { victim = i; break; }
-        if (entry_work(&bucket[i]) < entry_work(&bucket[victim])) victim = i;
+    int victim = -1;
+    for (int i = 0; i < 4 && victim < 0; i++)
+        if (entry_used(&bucket[i]) && same_position(&bucket[i], &incoming)) victim = i;
+    if (victim < 0) {
+        victim = 0;
+        for (int i = 0; i < 4; i++) {
+            if (!entry_used(&bucket[i])) { victim = i; break; }
+            if (entry_work(&bucket[i]) < entry_work(&bucket[victim])) victim = i;
+        }
     }
     if (entry_used(&bucket[victim]) && entry_work(&bucket[victim]) >= entry_work(&incoming)) return 0;
     bucket[victim] = incoming;
@@ -1157,15 +1169,19 @@ static int import_into(SJEntry *bucket, SJEntry incoming)
  * the bits the smaller table did not use are unknown, so a copy goes into every bucket
  * the entry could belong to: the copies in the wrong buckets cannot match another
  * position (they still need key1 and lock2 to agree), and saved entries are at most one
- * slot in 64, so the copies fill at most that share of the bigger table too. The entry
- * does not say how many towers its position has, so where the near part is smaller than
- * both tables, one more copy goes to the near bucket the entry would have if it were
- * small (see bucket_of). */
-uint64_t sj_table_import(SJSolver *S, const uint8_t *in, uint64_t n, uint64_t saved_buckets)
+ * slot in 64, so the copies fill at most that share of the bigger table too. An entry
+ * saved with the near part this table has is where its position is looked for; one
+ * saved with another (or none, as before session 27) does not say how many towers its
+ * position has, so one more copy goes to the near bucket it would have if it were
+ * small (see bucket_of). Only then: the copy of a big position's entry is never found,
+ * and in the near part it takes a slot from the small positions that are searched most. */
+uint64_t sj_table_import(SJSolver *S, const uint8_t *in, uint64_t n, uint64_t saved_buckets,
+                         uint64_t saved_near_buckets)
 {
     if (saved_buckets == 0 || (saved_buckets & (saved_buckets - 1))) return 0;
     uint64_t copies = S->table_buckets > saved_buckets ? S->table_buckets / saved_buckets : 1;
-    int near = S->near_towers > 0 && S->near_buckets < S->table_buckets && S->near_buckets < saved_buckets;
+    uint64_t near_here = sj_near_part(S);
+    int near = near_here && near_here < saved_buckets && saved_near_buckets != near_here;
     uint64_t placed = 0;
     for (uint64_t k = 0; k < n; k++) {
         uint64_t words[3];
@@ -1176,10 +1192,15 @@ uint64_t sj_table_import(SJSolver *S, const uint8_t *in, uint64_t n, uint64_t sa
         for (uint64_t c = 0; c < copies; c++)
             any |= import_into(&S->table[((words[0] / 4 + c * saved_buckets) & (S->table_buckets - 1)) * 4],
                                incoming);
-        if (near) any |= import_into(&S->table[((words[0] / 4) & (S->near_buckets - 1)) * 4], incoming);
+        if (near) any |= import_into(&S->table[((words[0] / 4) & (near_here - 1)) * 4], incoming);
         placed += any;
     }
     return placed;
+}
+
+uint64_t sj_near_part(const SJSolver *S)
+{
+    return S->near_towers > 0 && S->near_buckets < S->table_buckets ? S->near_buckets : 0;
 }
 
 int sj_book_start(SJSolver *S, int min_work, uint64_t capacity)

@@ -169,10 +169,15 @@ void sj_table_work_counts(const SJSolver *S, uint64_t *counts);
  * writes none); returns how many the table holds. */
 uint64_t sj_table_export(const SJSolver *S, int min_work, uint8_t *out, uint64_t max);
 /* Puts n exported entries back, each into its bucket's empty or least-worked slot when
- * it has done more work; the table they came from had saved_buckets buckets, a power of
- * two at least this table's (a slot's bucket modulo the smaller count is then the bucket
- * its key picks here). Returns how many were placed. */
-uint64_t sj_table_import(SJSolver *S, const uint8_t *in, uint64_t n, uint64_t saved_buckets);
+ * it has done more work (or over a copy of itself with less); the table they came from had
+ * saved_buckets buckets, a power of two (into a bigger table an entry goes into every
+ * bucket it could belong to), and a near part of saved_near_buckets (see sj_near_part).
+ * Returns how many were placed. */
+uint64_t sj_table_import(SJSolver *S, const uint8_t *in, uint64_t n, uint64_t saved_buckets,
+                         uint64_t saved_near_buckets);
+/* The buckets at the table's start that positions of at most near_towers towers keep to
+ * (see bucket_of), or 0 when they use the whole table. */
+uint64_t sj_near_part(const SJSolver *S);
 /* The book: while on, every search of this solver (one thread) records the positions whose
  * subtrees took at least 4^min_work nodes, with their bounds; a search stopped midway keeps
  * what it finished. Full at `capacity`, it keeps only the costlier ones (min_work goes up).

@@ -92,7 +92,7 @@ def main():
         kept = [(f">= 4^{w} nodes", core.table_export(w)) for w in args.min_work]
         for label, entries in kept:
             resumed = fresh()
-            resumed.table_import(entries, resumed.table_buckets)
+            resumed.table_import(entries, resumed.table_buckets, resumed.near_part)
             total = first + search(resumed, position, args.k)
             print(f"{share:>10g} {first:>13} {label:>16} {len(entries) // 24:>10} {total:>13} "
                   f"{100 * total / full - 100:>+6.1f}%", flush=True)

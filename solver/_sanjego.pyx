@@ -30,7 +30,9 @@ cdef extern from "sanjego.h":
     void sj_clear_table(SJSolver *S)
     void sj_table_work_counts(const SJSolver *S, uint64_t *counts)
     uint64_t sj_table_export(const SJSolver *S, int min_work, uint8_t *out, uint64_t max)
-    uint64_t sj_table_import(SJSolver *S, const uint8_t *inp, uint64_t n, uint64_t saved_buckets)
+    uint64_t sj_table_import(SJSolver *S, const uint8_t *inp, uint64_t n, uint64_t saved_buckets,
+                             uint64_t saved_near_buckets)
+    uint64_t sj_near_part(const SJSolver *S)
     int sj_book_start(SJSolver *S, int min_work, uint64_t capacity)
     uint64_t sj_book_len(const SJSolver *S)
     uint64_t sj_book_take(SJSolver *S, uint8_t *out, uint64_t max)
@@ -208,10 +210,10 @@ cdef class Core:
             return 0
         return sj_book_put(self.S, &entries[0], entries.shape[0] // SJ_BOOK_ENTRY_BYTES)
 
-    def table_import(self, const uint8_t[::1] entries, uint64_t saved_buckets):
+    def table_import(self, const uint8_t[::1] entries, uint64_t saved_buckets, uint64_t saved_near_part):
         """Puts exported entries back (from a table of saved_buckets buckets, a power of
-        two; into a bigger table each goes into every bucket it could belong to); returns
-        how many were placed."""
+        two, whose near_part was saved_near_part; into a bigger table each goes into every
+        bucket it could belong to); returns how many were placed."""
         if entries.shape[0] % 24:
             raise ValueError("entries must be 24-byte triples")
         if saved_buckets == 0 or saved_buckets & (saved_buckets - 1):
@@ -219,7 +221,13 @@ cdef class Core:
                              f"{self.S.table_buckets}")
         if entries.shape[0] == 0:
             return 0
-        return sj_table_import(self.S, &entries[0], entries.shape[0] // 24, saved_buckets)
+        return sj_table_import(self.S, &entries[0], entries.shape[0] // 24, saved_buckets, saved_near_part)
+
+    @property
+    def near_part(self):
+        """The buckets at the table's start that positions of at most near_towers towers keep
+        to, or 0 when they use the whole table."""
+        return sj_near_part(self.S)
 
     @property
     def nodes(self):

@@ -99,6 +99,17 @@ def read_framed(path, magic, kind, error):
     return header, view[start + length:-4]
 
 
+def write_framed(path, magic, header, body):
+    """Writes (atomically) the file read_framed reads: `magic`, the JSON header's length,
+    the header, the body and a CRC-32 of all before it."""
+    header = json.dumps(header, sort_keys=True).encode()
+    head = magic + struct.pack("<Q", len(header)) + header
+    with atomic_file(path) as f:
+        f.write(head)
+        f.write(body)
+        f.write(struct.pack("<I", zlib.crc32(body, zlib.crc32(head))))
+
+
 def atomic_write(path, data):
     """Write bytes to path so that it holds either the old or the new content."""
     with atomic_file(path) as f:

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from solver import checkpoint
 from solver._sanjego import Core
 from solver.sanjego import Board, Position
 from solver.sanjego import warm
@@ -36,14 +37,14 @@ def test_exported_entries_answer_a_fresh_table_of_any_size():
     assert len(entries) == 24 * sum(counts[4:]) > 0
     for mb in (16, 4, 64):
         fresh = core_for(board, mb)
-        assert fresh.table_import(entries, full.table_buckets) == len(entries) // 24
+        assert fresh.table_import(entries, full.table_buckets, full.near_part) == len(entries) // 24
         again, nodes = solve(fresh, start)
         assert again == value and nodes < cold / 100
     for buckets in (0, 3 * full.table_buckets):
         with pytest.raises(ValueError, match="cannot go into"):
-            core_for(board, 16).table_import(entries, buckets)
+            core_for(board, 16).table_import(entries, buckets, 0)
     with pytest.raises(ValueError, match="24-byte"):
-        core_for(board, 16).table_import(entries[:-1], full.table_buckets)
+        core_for(board, 16).table_import(entries[:-1], full.table_buckets, 0)
 
 
 def test_entries_copied_into_a_bigger_table_answer_only_their_own_positions():
@@ -55,7 +56,7 @@ def test_entries_copied_into_a_bigger_table_answer_only_their_own_positions():
     entries = small.table_export(0)
     big = core_for(board, 4)
     assert big.table_buckets == 4 * small.table_buckets
-    assert big.table_import(entries, small.table_buckets) > 0
+    assert big.table_import(entries, small.table_buckets, small.near_part) > 0
     assert len(big.table_export(0)) > len(entries)  # the copies
     engine = Engine(board, table_mb=1)
     p = Position.start(board)
@@ -407,13 +408,13 @@ def test_entries_of_a_table_without_a_near_part_are_found_in_one_with_it():
     for near in (0, 20):
         fresh = core_for(board, 16)
         fresh.near_towers, fresh.near_buckets = near, 1 << 14
-        assert fresh.table_import(entries, old.table_buckets) == len(entries) // 24
+        assert fresh.table_import(entries, old.table_buckets, old.near_part) == len(entries) // 24
         again, nodes = solve(fresh, start)
         assert again == value and nodes < cold / 100
     unplaced = core_for(board, 16)
     unplaced.near_towers, unplaced.near_buckets = 20, 1 << 14
     unplaced.near_towers = 0
-    unplaced.table_import(entries, old.table_buckets)
+    unplaced.table_import(entries, old.table_buckets, old.near_part)
     unplaced.near_towers = 20  # as if the import had not known the near part
     assert solve(unplaced, start)[1] > cold / 10
 
@@ -439,3 +440,65 @@ def test_a_finished_run_keeps_its_warm_table_only_for_a_record_to_come(tmp_path)
     ParallelProof(Engine(board, table_mb=1), Position.start(board), [], 2, run_dir=run, resume=True, workers=1,
                   table_mb=16).solve()
     assert not (run / warm.FILE_NAME).exists()
+
+
+def near_core(board, table_mb=16):
+    core = core_for(board, table_mb)
+    core.near_towers, core.near_buckets = 12, 1 << 12
+    return core
+
+
+def table_contents(core):
+    """The used entries as a sorted list of (bucket, check, data)."""
+    import numpy as np
+    rows = np.frombuffer(bytes(core.table_export(0)), dtype="<u8").reshape(-1, 3)
+    return sorted((int(slot) // 4, int(check), int(data)) for slot, check, data in rows)
+
+
+def test_entries_saved_with_the_near_part_go_back_where_they_were():
+    # Each entry into its own bucket and nowhere else: a copy of a big position's entry in
+    # the near part would never be found and would only take a small position's slot.
+    board = Board.parse("5x4")
+    start = Position.start(board)
+    old = near_core(board)
+    solve(old, start)
+    saved = table_contents(old)
+    assert any(b < old.near_part for b, _, _ in saved) and any(b >= old.near_part for b, _, _ in saved)
+    entries = old.table_export(0)
+    fresh = near_core(board)
+    assert fresh.table_import(entries, old.table_buckets, old.near_part) == len(entries) // 24
+    assert table_contents(fresh) == saved
+    assert fresh.table_import(entries, old.table_buckets, old.near_part) == 0  # no second copies
+    assert table_contents(fresh) == saved
+
+
+def test_a_file_of_the_cores_before_session_33_loses_its_copies(tmp_path, monkeypatch):
+    # Those cores copied every entry into the near part at each load and saved the copies.
+    import numpy as np
+    board = Board.parse("5x4")
+    start = Position.start(board)
+    old = near_core(board)
+    solve(old, start)
+    path = tmp_path / warm.FILE_NAME
+    ident = warm.identity(old, start, "5x4", "margin", None, False)
+    warm.save(path, old, ident)
+    header, entries = warm.read(path)
+    rows = np.frombuffer(bytes(entries), dtype="<u8").reshape(-1, 3)
+    copies = rows.copy()
+    copies[:, 0] = (copies[:, 0] // 4 & (old.near_part - 1)) * 4
+    legacy = {k: v for k, v in header.items() if k != "near_part"}
+    legacy["entries"] = 2 * len(rows)
+    checkpoint.write_framed(path, warm.MAGIC, legacy, np.concatenate([rows, copies]).tobytes())
+    monkeypatch.setattr(warm, "LEGACY_NEAR_PART", old.near_part)
+    fresh = near_core(board)
+    assert warm.load(path, fresh, ident) == len(rows)
+    assert table_contents(fresh) == sorted((int(s) // 4, int(c), int(d)) for s, c, d in rows)
+    assert solve(fresh, start)[0] == Engine(board, table_mb=1).value(start)
+
+
+def test_a_bad_near_part_is_a_damaged_file(tmp_path):
+    board, _, path, ident = saved(tmp_path)
+    header, entries = warm.read(path)
+    checkpoint.write_framed(path, warm.MAGIC, dict(header, near_part=3), bytes(entries))
+    with pytest.raises(warm.WarmTableError, match="bad header"):
+        warm.load(path, core_for(board, 1), ident)

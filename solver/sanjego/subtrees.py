@@ -27,15 +27,13 @@ Layout: MAGIC, 8-byte header length, JSON header (format, board, measure, heads,
 LZ4 frame (BOOK_ENTRY_BYTES each), 4-byte CRC-32 of everything before it.
 """
 
-import json
 import os
 import struct
 import sys
-import zlib
 
 import lz4.frame
 
-from ..checkpoint import atomic_file, read_framed
+from ..checkpoint import read_framed, write_framed
 
 MAGIC = b"SJSUBT\n"
 FORMAT_VERSION = 1
@@ -79,16 +77,10 @@ def save(path, ident, groups, entry_bytes):
     if not groups:
         remove(path)
         return
-    header = json.dumps(dict(ident, format=FORMAT_VERSION, entry_bytes=entry_bytes,
-                             subproofs=[{"key": key.hex(), "k": k, "entries": len(entries) // entry_bytes}
-                                        for (key, k), entries in groups.items()]), sort_keys=True).encode()
-    head = MAGIC + struct.pack("<Q", len(header)) + header
-    body = lz4.frame.compress(b"".join(groups.values()))
-    crc = zlib.crc32(body, zlib.crc32(head))
-    with atomic_file(path) as f:
-        f.write(head)
-        f.write(body)
-        f.write(struct.pack("<I", crc))
+    header = dict(ident, format=FORMAT_VERSION, entry_bytes=entry_bytes,
+                  subproofs=[{"key": key.hex(), "k": k, "entries": len(entries) // entry_bytes}
+                             for (key, k), entries in groups.items()])
+    write_framed(path, MAGIC, header, lz4.frame.compress(b"".join(groups.values())))
 
 
 def _read(path):

@@ -18,7 +18,9 @@ is not used, with a one-line reason, and the session starts cold. Results of a r
 keys by `sanjego verify` in any case.
 
 Layout: MAGIC, 8-byte header length, JSON header, entries (24 bytes each: slot, check,
-data as stored, little-endian), 4-byte CRC-32 of everything before it.
+data as stored, little-endian), 4-byte CRC-32 of everything before it. The header says how
+many buckets the table had and its near part (the buckets at its start that small
+positions keep to; files saved before session 34 do not say, see LEGACY_NEAR_PART).
 """
 
 import hashlib
@@ -28,10 +30,11 @@ import random
 import struct
 import sys
 import time
-import zlib
+
+import numpy as np
 
 from .. import __version__
-from ..checkpoint import atomic_file, read_framed
+from ..checkpoint import read_framed, write_framed
 
 MAGIC = b"SJWARM\n"
 FORMAT_VERSION = 1
@@ -54,7 +57,17 @@ SAME_TABLES = {
     # (bucket_of: only where an entry is looked for changes, not what it says; the import
     # also copies each old entry to the near bucket it would have if its position were small)
     "64fc05d6a6b1968f": ("82b167b7c74de62b", "bfa0e3c76cb97dfe", "fa636a41a3d0fac8"),
+    # -> session 33: sj_table_import puts an entry saved with this table's near part only
+    # where its position is looked for, and one copy of an entry met twice (loading only)
+    "9453245bcb8a6aad": ("64fc05d6a6b1968f", "82b167b7c74de62b", "bfa0e3c76cb97dfe", "fa636a41a3d0fac8"),
 }
+
+# Files that do not name their near part were saved by the cores of sessions 27 to 33 with
+# the near part those had, 2^23 buckets (512 MB) in a bigger table, or before session 27
+# by the cores above, with none. Those cores' sj_table_import also put a copy of every
+# entry into the near part at each load, and each save kept the copies (see drop_copies).
+LEGACY_NEAR_PART = 1 << 23
+CORES_BEFORE_THE_NEAR_PART = ("82b167b7c74de62b", "bfa0e3c76cb97dfe", "fa636a41a3d0fac8")
 
 
 class WarmTableError(Exception):
@@ -103,16 +116,11 @@ def save(path, core, ident):
     if not entries:
         remove(path)
         return 0, min_work
-    header = json.dumps({"format": FORMAT_VERSION, "code_version": __version__, "identity": ident,
-                         "buckets": core.table_buckets, "min_work": min_work,
-                         "entries": len(entries) // ENTRY_BYTES}, sort_keys=True).encode()
-    head = MAGIC + struct.pack("<Q", len(header)) + header
-    crc = zlib.crc32(entries, zlib.crc32(head))
+    header = {"format": FORMAT_VERSION, "code_version": __version__, "identity": ident,
+              "buckets": core.table_buckets, "near_part": core.near_part, "min_work": min_work,
+              "entries": len(entries) // ENTRY_BYTES}
     remove_leftovers(path)
-    with atomic_file(path) as f:
-        f.write(head)
-        f.write(entries)
-        f.write(struct.pack("<I", crc))
+    write_framed(path, MAGIC, header, entries)
     return len(entries) // ENTRY_BYTES, min_work
 
 
@@ -124,6 +132,9 @@ def read(path):
     buckets, count = header.get("buckets"), header.get("entries")
     if (not isinstance(header.get("identity"), dict) or not isinstance(count, int) or not isinstance(buckets, int)
             or buckets < 1 or buckets & (buckets - 1)):
+        raise WarmTableError(f"{path} is damaged (bad header)")
+    near_part = header.get("near_part", 0)
+    if not isinstance(near_part, int) or near_part < 0 or near_part & (near_part - 1):
         raise WarmTableError(f"{path} is damaged (bad header)")
     if len(entries) != ENTRY_BYTES * count:
         raise WarmTableError(f"{path} is damaged (wrong length)")
@@ -168,7 +179,28 @@ def load(path, core, ident):
         what = [k for k in ("board", "measure", "seed", "heads", "core", "keys") if theirs.get(k) != ident[k]]
         raise WarmTableError(f"{path} was made with another {', '.join(what) or 'identity'}"
                              + (" (the core has changed since)" if "core" in what else ""))
-    return core.table_import(entries, header["buckets"])
+    near_part = header.get("near_part")
+    if near_part is None:
+        near_part = 0 if header["identity"].get("core") in CORES_BEFORE_THE_NEAR_PART else LEGACY_NEAR_PART
+        near_part = near_part if near_part < header["buckets"] else 0
+        if near_part:
+            entries = drop_copies(entries)
+    return core.table_import(entries, header["buckets"], near_part)
+
+
+def drop_copies(entries):
+    """The entries with one copy of each position's entry, the costliest (of equal work, the
+    one furthest into the table). Files saved by the cores of sessions 27 to 33 hold a copy
+    of almost every entry in the near part: a big position's copy there is never found, but
+    it takes a slot from the small positions that are searched most. (A small position's
+    entry made before session 27 could only be found as its copy there; it is lost.)"""
+    rows = np.frombuffer(entries, dtype="<u8").reshape(-1, 3)
+    key, lock, work = rows[:, 1] ^ rows[:, 2], rows[:, 2] & 0xFFFF, rows[:, 2] >> 48 & 0xFF
+    order = np.lexsort((rows[:, 0], work, lock, key))
+    key, lock = key[order], lock[order]
+    last = np.ones(len(order), dtype=bool)
+    last[:-1] = (key[1:] != key[:-1]) | (lock[1:] != lock[:-1])
+    return rows[np.sort(order[last])].tobytes()
 
 
 def remove_leftovers(path):
