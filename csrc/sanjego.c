@@ -2,6 +2,7 @@
 #include "sanjego.h"
 #include "table_memory.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 
 _Static_assert(sizeof(SJEntry) == 16, "four table entries per 64-byte cache line");
 #define POLL_INTERVAL (1u << 20)
+#define CLOCK_INTERVAL (1u << 12)
 #ifndef TEMPO_SCORE
 #define TEMPO_SCORE 0
 #endif
@@ -26,6 +28,21 @@ static inline int pop_lsb(uint64_t *m)
     int c = __builtin_ctzll(*m);
     *m &= *m - 1;
     return c;
+}
+
+static int ilog2(uint64_t x)
+{
+    return x ? 63 - __builtin_clzll(x) : 0;
+}
+
+static inline int entry_used(const SJEntry *e)
+{
+    return e->check != 0 || e->data != 0;
+}
+
+static inline int entry_work(const SJEntry *e)
+{
+    return (int)(e->data >> 48) & 0xFF;
 }
 
 static void make_symmetries(SJSolver *S)
@@ -115,6 +132,11 @@ static SJSolver *alloc_solver(int n, int measure, uint64_t table_bytes, uint64_t
     S->table_buckets = buckets;
     S->table_owned = 1;
     S->table = table_alloc(buckets * 4 * sizeof(SJEntry));
+    S->clock = &S->own_clock;
+    /* Off by default (age_weight 0: the least work goes). Aging pays where searches are
+     * short against the table and follow one another, as a run's sub-proofs do, and costs
+     * in one search that outlasts many generations (see solver/sanjego/parallel.py). */
+    S->age_shift = ilog2(buckets * 4) + 2;
     S->group_memo = calloc(SJ_GROUP_MEMO_SIZE, sizeof *S->group_memo);
     if (!S->table || !S->group_memo) { free(S->table); free(S->group_memo); free(S); return NULL; }
     return S;
@@ -802,23 +824,19 @@ static inline int canonical(const SJSolver *S, const SJPos *p, uint64_t *key1, u
     return best;
 }
 
-static int ilog2(uint64_t x)
-{
-    return x ? 63 - __builtin_clzll(x) : 0;
-}
-
 /* An entry unpacked. Entries are written as two words, check = lock1 ^ data, and read
- * as two words: a reader that sees half of another process's write fails the check. */
+ * as two words: a reader that sees half of another thread's write fails the check. */
 typedef struct {
     uint16_t lock2;
     int8_t lo, hi;
-    uint8_t from, to, work;
+    uint8_t from, to, work, gen;
 } SJSlot;
 
 static inline uint64_t pack(const SJSlot *e)
 {
     return (uint64_t)e->lock2 | (uint64_t)(uint8_t)e->lo << 16 | (uint64_t)(uint8_t)e->hi << 24
-         | (uint64_t)e->from << 32 | (uint64_t)e->to << 40 | (uint64_t)e->work << 48;
+         | (uint64_t)e->from << 32 | (uint64_t)e->to << 40 | (uint64_t)e->work << 48
+         | (uint64_t)e->gen << 56;
 }
 
 /* Reads entry i of a bucket; returns 1 when it holds the position (key1, lock2). */
@@ -832,16 +850,26 @@ static inline int read_entry(const SJEntry *bucket, int i, uint64_t key1, uint16
     out->from = (uint8_t)(data >> 32);
     out->to = (uint8_t)(data >> 40);
     out->work = (uint8_t)(data >> 48);
+    out->gen = (uint8_t)(data >> 56);
     if ((check ^ data) != key1) return 0; /* another position, torn or empty (its work still counts) */
     return out->lock2 == lock2 && out->lo <= out->hi;
+}
+
+/* Generations since the entry was stored or last found (0 for one stored by a thread
+ * whose clock ran ahead). */
+static inline int age(const SJSolver *S, const SJSlot *e)
+{
+    int a = (int8_t)(S->generation - e->gen);
+    return a > 0 ? a : 0;
 }
 
 static void store(SJSolver *S, SJEntry *bucket, uint64_t key1, uint16_t lock2,
                   int lo, int hi, int from, int to, int work)
 {
-    int victim = -1, victim_work = 0;
+    int victim = -1, victim_score = 0;
     for (int i = 0; i < 4; i++) {
         SJSlot e;
+        int used = entry_used(&bucket[i]);
         if (read_entry(bucket, i, key1, lock2, &e)) {
             if (e.lo > lo) lo = e.lo;
             if (e.hi < hi) hi = e.hi;
@@ -850,9 +878,10 @@ static void store(SJSolver *S, SJEntry *bucket, uint64_t key1, uint16_t lock2,
             victim = i;
             break;
         }
-        if (victim < 0 || e.work < victim_work) { victim = i; victim_work = e.work; }
+        int score = used ? e.work - S->age_weight * age(S, &e) : INT_MIN;
+        if (victim < 0 || score < victim_score) { victim = i; victim_score = score; }
     }
-    SJSlot e = {lock2, (int8_t)lo, (int8_t)hi, (uint8_t)from, (uint8_t)to, (uint8_t)work};
+    SJSlot e = {lock2, (int8_t)lo, (int8_t)hi, (uint8_t)from, (uint8_t)to, (uint8_t)work, S->generation};
     uint64_t data = pack(&e);
     __atomic_store_n(&bucket[victim].data, data, __ATOMIC_RELAXED);
     __atomic_store_n(&bucket[victim].check, key1 ^ data, __ATOMIC_RELAXED);
@@ -871,11 +900,22 @@ static inline SJEntry *bucket_of(const SJSolver *S, uint64_t key2, uint64_t occ)
     return &S->table[(key2 & (buckets - 1)) * 4];
 }
 
+/* 1 + the index of the bucket's entry of the position, or 0. */
 static inline int find(const SJEntry *bucket, uint64_t key1, uint16_t lock2, SJSlot *out)
 {
     for (int i = 0; i < 4; i++)
-        if (read_entry(bucket, i, key1, lock2, out)) return 1;
+        if (read_entry(bucket, i, key1, lock2, out)) return i + 1;
     return 0;
+}
+
+/* An entry found in an earlier generation is of this one from now on: it is still in use. */
+static inline void touch(const SJSolver *S, SJEntry *entry, uint64_t key1, SJSlot *e)
+{
+    if (e->gen == S->generation) return;
+    e->gen = S->generation;
+    uint64_t data = pack(e);
+    __atomic_store_n(&entry->data, data, __ATOMIC_RELAXED);
+    __atomic_store_n(&entry->check, key1 ^ data, __ATOMIC_RELAXED);
 }
 
 /* Puts the first of the best-scored moves of moves[i..n) at i, the others keeping their
@@ -925,8 +965,10 @@ static void book_add(SJSolver *S, const SJPos *p, int lo, int hi, int work)
 
 static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
 {
-    if ((++S->nodes & (POLL_INTERVAL - 1)) == 0 && S->poll && S->poll(S->poll_ctx))
-        S->stop = 1;
+    if ((++S->nodes & (CLOCK_INTERVAL - 1)) == 0) {
+        S->generation = (uint8_t)(__atomic_add_fetch(S->clock, CLOCK_INTERVAL, __ATOMIC_RELAXED) >> S->age_shift);
+        if ((S->nodes & (POLL_INTERVAL - 1)) == 0 && S->poll && S->poll(S->poll_ctx)) S->stop = 1;
+    }
     if (S->stop) return 0;
     S->reply_from = -1;
     if (p->occ == 0) return eval_final(S, p);
@@ -1004,8 +1046,10 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
 
     if (use_table) {
         SJSlot e;
-        if (find(bucket, key1, lock2, &e)) {
+        int found = find(bucket, key1, lock2, &e);
+        if (found) {
             S->tt_hits++;
+            touch(S, &bucket[found - 1], key1, &e);
             if (e.lo > lo) lo = e.lo;
             if (e.hi < hi) hi = e.hi;
             int hint_from = -1, hint_to = -1;
@@ -1105,17 +1149,8 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
 int sj_search(SJSolver *S, const SJPos *p, int alpha, int beta)
 {
     S->stop = 0;
+    S->generation = (uint8_t)(__atomic_load_n(S->clock, __ATOMIC_RELAXED) >> S->age_shift);
     return search(S, p, alpha, beta);
-}
-
-static inline int entry_used(const SJEntry *e)
-{
-    return e->check != 0 || e->data != 0;
-}
-
-static inline int entry_work(const SJEntry *e)
-{
-    return (int)(e->data >> 48) & 0xFF;
 }
 
 void sj_table_work_counts(const SJSolver *S, uint64_t *counts)
@@ -1187,7 +1222,9 @@ uint64_t sj_table_import(SJSolver *S, const uint8_t *in, uint64_t n, uint64_t sa
         uint64_t words[3];
         memcpy(words, in + 24 * k, sizeof words);
         if (words[0] >= saved_buckets * 4) continue;
-        SJEntry incoming = {words[1], words[2]};
+        /* of this generation: the clock that dated it is gone */
+        uint64_t data = (words[2] & ~((uint64_t)0xFF << 56)) | (uint64_t)S->generation << 56;
+        SJEntry incoming = {words[1] ^ words[2] ^ data, data};
         int any = 0;
         for (uint64_t c = 0; c < copies; c++)
             any |= import_into(&S->table[((words[0] / 4 + c * saved_buckets) & (S->table_buckets - 1)) * 4],

@@ -72,7 +72,7 @@ typedef struct {
 
 typedef struct {
     uint64_t check;        /* lock1 ^ data: an entry torn by a concurrent writer fails the check */
-    uint64_t data;         /* lock2 (16 bits), lo, hi, from, to, work (8 bits each) */
+    uint64_t data;         /* lock2 (16 bits), lo, hi, from, to, work, generation (8 bits each) */
 } SJEntry;
 
 typedef struct {
@@ -132,6 +132,13 @@ typedef struct {
     int stop;                   /* set when poll() asked to abort; results are then meaningless */
     int reply_from, reply_to;   /* the best move found or stored for the node searched last
                                  * (reply_from -1: none, e.g. decided by its bounds) */
+    uint64_t *clock;            /* nodes searched with this table by all the solvers that share it, counted
+                                   every 2^12 (a sharing solver points to its owner's own_clock) */
+    uint64_t own_clock;
+    int age_shift;              /* a generation is 2^age_shift nodes of the clock */
+    int age_weight;             /* a new entry replaces the bucket's slot of least work - age_weight x the
+                                   generations since it was stored or last found (0: least work) */
+    uint8_t generation;         /* the clock's, at this solver's last look */
     int refute_bonus;           /* score added to the moves that take away a reply that
                                  * refuted an earlier move of the same node (0: off) */
     SJBookEntry *book;          /* this thread's book (NULL: off), see sj_book_start */

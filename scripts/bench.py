@@ -12,6 +12,8 @@ value, nodes, wall time, nodes per second and peak memory.
     python scripts/bench.py --boards 6x5 --table-mb 16384 --near 0 12 14   # small positions near the table's start
     python scripts/bench.py --questions scripts/data/6x6-questions.txt --table-mb 256 --etc 20 26
                                                  # null-window questions shaped like the 6x6 run's
+    python scripts/bench.py --questions scripts/data/6x6-questions.txt --one-table --table-mb 128 \
+        --near-mb 4 --age-weight 0 3             # in a row with one table, as a run's sub-proofs
 """
 
 import itertools
@@ -35,7 +37,8 @@ SCALING = ["5x4", "6x4", "5x5", "7x4", "6x5"]
 # The core's settings a run can override: (column, width, Core attribute, option's dest).
 KNOBS = [("free", 4, "free_group_max", "free_groups"), ("etc", 4, "etc_min_towers", "etc"),
          ("refute", 6, "refute_bonus", "refute_bonus"), ("tmin", 4, "table_min_towers", "table_min"),
-         ("near", 4, "near_towers", "near")]
+         ("near", 4, "near_towers", "near"), ("age", 3, "age_weight", "age_weight"),
+         ("gen", 3, "age_shift", "age_shift")]
 
 
 class TimeLimit(Exception):
@@ -100,17 +103,20 @@ def print_header(detail):
 
 
 def answer_questions(questions, settings, args):
-    """(nodes, seconds, knobs_in_force) of all the questions, each with a fresh table; exits on a
-    wrong answer."""
-    nodes, t0 = 0, time.perf_counter()
+    """(nodes, seconds, knobs_in_force) of all the questions, each with a fresh table (with
+    --one-table, all with one); exits on a wrong answer."""
+    nodes, t0, engine = 0, time.perf_counter(), None
     for where, position, k, expected in questions:
-        engine = Engine(position.board, table_mb=args.table_mb)
-        set_knobs(engine, settings, args.near_mb)
+        if engine is None or not args.one_table or engine.board != position.board:
+            del engine  # frees the table before the next one is made
+            engine = Engine(position.board, table_mb=args.table_mb)
+            set_knobs(engine, settings, args.near_mb)
+        n0 = engine.nodes
         if engine.at_least(position, k) != expected:
             sys.exit(f"{where}: wrong answer: the file says {'yes' if expected else 'no'}")
-        nodes += engine.nodes
+        nodes += engine.nodes - n0
         in_force = knobs_in_force(engine.core)
-        del engine  # frees the table before the next one is made
+    del engine
     return nodes, time.perf_counter() - t0, in_force
 
 
@@ -126,6 +132,8 @@ def main():
                     help="answer the null-window questions of FILE (board | moves | k | yes/no lines, "
                          "see scripts/make_proxy_questions.py; margin) instead, each with a fresh table "
                          "and without --limit")
+    ap.add_argument("--one-table", action="store_true",
+                    help="with --questions: answer them in order with one table, as a run's sub-proofs share one")
     ap.add_argument("--free-groups", type=int, nargs="+", default=[None], metavar="N", choices=range(6),
                     help="key groups of at most N towers free of their place (0: off; "
                          "default: the core's, 5); one run per N")
@@ -143,6 +151,12 @@ def main():
                          "(0: off; default: the core's); one run per N")
     ap.add_argument("--near-mb", type=int, default=None, metavar="M",
                     help="size of that part of the table, a power of two (default: the core's, 512)")
+    ap.add_argument("--age-weight", type=int, nargs="+", default=[None], metavar="N",
+                    help="a new table entry replaces the slot of least work less N per generation of "
+                         "age (0: by work alone; default: the core's, 3); one run per N")
+    ap.add_argument("--age-shift", type=int, nargs="+", default=[None], metavar="N",
+                    help="a generation is 2^N nodes (default: the core's, a quarter of the table's "
+                         "slots, at least 2^20); one run per N")
     args = ap.parse_args()
     if any(n is not None and not 0 <= n <= 64 for n in args.near):
         ap.error("--near: a number of towers from 0 to 64")
@@ -154,6 +168,12 @@ def main():
         ap.error("--refute-bonus: a number from 0 to 65536")
     if any(n is not None and not 0 <= n <= 64 for n in args.table_min):
         ap.error("--table-min: a number of towers from 0 to 64")
+    if any(n is not None and not 0 <= n <= 255 for n in args.age_weight):
+        ap.error("--age-weight: a number from 0 to 255")
+    if any(n is not None and not 20 <= n <= 63 for n in args.age_shift):
+        ap.error("--age-shift: a number from 20 to 63")
+    if args.one_table and not args.questions:
+        ap.error("--one-table goes with --questions")
     columns = " ".join(f"{column:>{width}}" for column, width, _, _ in KNOBS)
     if args.questions and (args.scaling or args.moves or args.measure != "margin"):
         ap.error("--questions asks margin questions of its own positions: no --scaling, --moves or --measure outcome")
@@ -166,7 +186,8 @@ def main():
             ap.error(str(e))
         if not questions:
             ap.error(f"{args.questions} holds no question")
-        print_header(f"table {args.table_mb:g} MB per question, {len(questions)} question(s)")
+        print_header(f"table {args.table_mb:g} MB {'for all' if args.one_table else 'per question'}, "
+                     f"{len(questions)} question(s)")
         print(f"{columns} {'nodes':>14} {'seconds':>9} {'Mnodes/s':>9}")
         for settings in itertools.product(*(getattr(args, dest) for *_, dest in KNOBS)):
             nodes, seconds, in_force = answer_questions(questions, settings, args)

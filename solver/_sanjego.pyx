@@ -15,7 +15,8 @@ cdef extern from "sanjego.h":
         uint64_t table_buckets
         uint64_t nodes, tt_hits, tt_stores
         int stop
-        int etc_min_towers, table_min_towers, free_group_max, grid, refute_bonus, near_towers
+        int etc_min_towers, table_min_towers, free_group_max, grid, refute_bonus, near_towers, age_shift, age_weight
+        uint64_t *clock
         uint64_t near_buckets
         int heads
         int (*poll)(void *ctx) noexcept
@@ -277,6 +278,36 @@ cdef class Core:
         if value == 0 or value & (value - 1):
             raise ValueError("near_buckets must be a power of two")
         self.S.near_buckets = value
+
+    @property
+    def age_weight(self):
+        """A new entry replaces its bucket's slot of least work (log4 of the nodes its search
+        took) less age_weight per generation since that slot was stored or last found (0: by
+        work alone)."""
+        return self.S.age_weight
+
+    @age_weight.setter
+    def age_weight(self, int value):
+        if not 0 <= value <= 255:
+            raise ValueError("age_weight must be from 0 to 255")
+        self.S.age_weight = value
+
+    @property
+    def age_shift(self):
+        """A generation is 2^age_shift nodes searched with this table (by default four times
+        as many as it has slots)."""
+        return self.S.age_shift
+
+    @age_shift.setter
+    def age_shift(self, int value):
+        if not 12 <= value <= 63:
+            raise ValueError("age_shift must be from 12 to 63")
+        self.S.age_shift = value
+
+    @property
+    def clock(self):
+        """Nodes searched with this table by all the cores that share it (counted every 2^12)."""
+        return self.S.clock[0]
 
     @property
     def refute_bonus(self):

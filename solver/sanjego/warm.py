@@ -60,6 +60,10 @@ SAME_TABLES = {
     # -> session 33: sj_table_import puts an entry saved with this table's near part only
     # where its position is looked for, and one copy of an entry met twice (loading only)
     "9453245bcb8a6aad": ("64fc05d6a6b1968f", "82b167b7c74de62b", "bfa0e3c76cb97dfe", "fa636a41a3d0fac8"),
+    # -> table aging: an entry's top byte (0 before) is the generation it was stored in, set
+    # to the importing table's at the import; keys, bounds, moves and work are as before
+    "62cab37ce0a4a168": ("9453245bcb8a6aad", "64fc05d6a6b1968f", "82b167b7c74de62b", "bfa0e3c76cb97dfe",
+                         "fa636a41a3d0fac8"),
 }
 
 # Files that do not name their near part were saved by the cores of sessions 27 to 33 with
