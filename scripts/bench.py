@@ -26,7 +26,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from solver.cli import ArgumentParser, table_mb_arg  # noqa: E402
+from solver.cli import ArgumentParser, Progress, table_mb_arg  # noqa: E402
 from solver.provenance import commit  # noqa: E402
 from solver.sanjego import Board, Position  # noqa: E402
 from solver.sanjego.engine import Engine  # noqa: E402
@@ -106,7 +106,9 @@ def answer_questions(questions, settings, args):
     """(nodes, seconds, knobs_in_force) of all the questions, each with a fresh table (with
     --one-table, all with one); exits on a wrong answer."""
     nodes, t0, engine = 0, time.perf_counter(), None
-    for where, position, k, expected in questions:
+    progress = Progress(not sys.stderr.isatty(), "questions", "question")  # a bar on a terminal
+    for done, (where, position, k, expected) in enumerate(questions):
+        progress.show(done, len(questions), f"{nodes:,} nodes")
         if engine is None or not args.one_table or engine.board != position.board:
             del engine  # frees the table before the next one is made
             engine = Engine(position.board, table_mb=args.table_mb)
@@ -116,6 +118,7 @@ def answer_questions(questions, settings, args):
             sys.exit(f"{where}: wrong answer: the file says {'yes' if expected else 'no'}")
         nodes += engine.nodes - n0
         in_force = knobs_in_force(engine.core)
+    progress.close()
     del engine
     return nodes, time.perf_counter() - t0, in_force
 

@@ -331,6 +331,12 @@ def test_proxy_questions_round_trip(tmp_path):
     r = subprocess.run(bench + [str(good), "--etc", "8", "16"], capture_output=True, text=True, timeout=120)
     rows = [line.split() for line in r.stdout.splitlines() if not line.startswith(("#", "free"))]
     assert r.returncode == 0 and [row[1] for row in rows] == ["8", "16"]
+    r = subprocess.run(bench + [str(good), "--one-table", "--age-weight", "0", "3"], capture_output=True,
+                       text=True, timeout=120)
+    rows = [line.split() for line in r.stdout.splitlines() if not line.startswith(("#", "free"))]
+    assert r.returncode == 0 and [row[5] for row in rows] == ["0", "3"] and "for all" in r.stdout
+    r = subprocess.run(bench[:-1] + ["--one-table"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "--one-table goes with --questions" in r.stderr
     wrong = tmp_path / "wrong.txt"
     wrong.write_text(made.stdout.replace("| no", "| yes"))
     r = subprocess.run(bench + [str(wrong)], capture_output=True, text=True, timeout=120)
