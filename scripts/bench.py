@@ -156,10 +156,10 @@ def main():
                     help="size of that part of the table, a power of two (default: the core's, 512)")
     ap.add_argument("--age-weight", type=int, nargs="+", default=[None], metavar="N",
                     help="a new table entry replaces the slot of least work less N per generation of "
-                         "age (0: by work alone; default: the core's, 3); one run per N")
+                         "age (0: by work alone; default: the core's, 0); one run per N")
     ap.add_argument("--age-shift", type=int, nargs="+", default=[None], metavar="N",
-                    help="a generation is 2^N nodes (default: the core's, a quarter of the table's "
-                         "slots, at least 2^20); one run per N")
+                    help="a generation is 2^N nodes (default: the core's, four times the table's "
+                         "slots); one run per N")
     args = ap.parse_args()
     if any(n is not None and not 0 <= n <= 64 for n in args.near):
         ap.error("--near: a number of towers from 0 to 64")

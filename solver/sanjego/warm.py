@@ -71,7 +71,7 @@ SAME_TABLES = {
 # by the cores above, with none. Those cores' sj_table_import also put a copy of every
 # entry into the near part at each load, and each save kept the copies (see drop_copies).
 LEGACY_NEAR_PART = 1 << 23
-CORES_BEFORE_THE_NEAR_PART = ("82b167b7c74de62b", "bfa0e3c76cb97dfe", "fa636a41a3d0fac8")
+CORES_BEFORE_THE_NEAR_PART = SAME_TABLES["64fc05d6a6b1968f"]  # the core that brought it declared them
 
 
 class WarmTableError(Exception):
