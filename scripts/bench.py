@@ -173,8 +173,8 @@ def main():
         ap.error("--table-min: a number of towers from 0 to 64")
     if any(n is not None and not 0 <= n <= 255 for n in args.age_weight):
         ap.error("--age-weight: a number from 0 to 255")
-    if any(n is not None and not 20 <= n <= 63 for n in args.age_shift):
-        ap.error("--age-shift: a number from 20 to 63")
+    if any(n is not None and not 12 <= n <= 63 for n in args.age_shift):
+        ap.error("--age-shift: a number from 12 to 63 (the core's clock ticks every 2^12 nodes)")
     if args.one_table and not args.questions:
         ap.error("--one-table goes with --questions")
     columns = " ".join(f"{column:>{width}}" for column, width, _, _ in KNOBS)

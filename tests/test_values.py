@@ -117,8 +117,9 @@ def test_small_positions_near_the_table_s_start_keep_the_values():
             setattr(engine.core, attribute, bad)
 
 
-@pytest.mark.parametrize("args", [["--near", "0", "20", "--near-mb", "1"], ["--near", "65"], ["--near-mb", "3"]])
-def test_bench_near_part_settings(args):
+@pytest.mark.parametrize("args", [["--near", "0", "20", "--near-mb", "1"], ["--near", "65"], ["--near-mb", "3"],
+                                  ["--age-shift", "11"], ["--age-shift", "12", "64"]])
+def test_bench_table_settings(args):
     import pathlib
     import subprocess
     import sys
@@ -130,7 +131,7 @@ def test_bench_near_part_settings(args):
         assert r.returncode == 0 and [row[5] for row in rows] == ["0", "20"]
         assert rows[0][6] == rows[1][6]  # the value
     else:
-        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "--near" in r.stderr
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and args[0] in r.stderr
 
 
 def test_search_window_is_fail_soft_correct():
