@@ -753,18 +753,22 @@ def test_the_list_of_first_moves_says_where_each_refutation_stands(tmp_path):
     move = next(c for c in children if children.count(c) > 1)
     memo = proof.intervals()
     reply = move.children[proof._first_open(move, proof.deciding_moves(k, memo), k, memo)]
-    records, answers = _refutation_begun(proof, reply, k, 10, 10)
+    records, answers = _refutation_begun(proof, reply, k, 10 ** 9, 3 * 10 ** 9)
     shared = [e for e, c in zip(proof.summary()["root_moves"], children) if c is move]
     assert len(shared) > 1
     for e in shared:
         assert e["reply"]["replies"] == len(answers) and e["reply"]["replies_settled"] == 1
+        # the split's own nodes count with the reply, not with its children
+        assert (e["reply"]["settled_nodes"], e["reply"]["open_nodes"]) == (3 * 10 ** 9, 0)
         assert replay(board, f"{e['move']} {e['reply']['move']}")[0].canonical_key() == reply.key
     for record in records:
         Journal(run / "journal.log").append(record)
     text = subprocess.run([sys.executable, "-m", "solver", "sanjego", "status", str(run)],
                           capture_output=True, text=True).stdout
     for e in shared:
-        assert f"reply {e['reply']['move']} searched first: 1 of {len(answers)} of its replies proven < +1" in text
+        assert (f"reply {e['reply']['move']} searched first: 1 of {len(answers)} of its replies proven < +1 "
+                f"(3.00 x 10^9 nodes each; the other {len(answers) - 1} about {3 * (len(answers) - 1)} x 10^9 more)"
+                in text)
 
 
 @pytest.mark.parametrize("focus", [None, 1, 2])

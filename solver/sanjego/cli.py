@@ -361,11 +361,18 @@ def _last_session_rate(records):
     return rate
 
 
-def _reply_estimate(u, rate):
-    """One line: what the lead's open replies may cost, if they cost what its settled ones did."""
+def _cost_to_go(u):
+    """(mean nodes of a settled reply, nodes the open ones may still need at that mean) of a
+    dict with replies, replies_settled, settled_nodes and open_nodes."""
     settled, left = u["replies_settled"], u["replies"] - u["replies_settled"]
     mean = u["settled_nodes"] / settled
-    more = max(0.0, left * mean - u["open_nodes"])
+    return mean, max(0.0, left * mean - u["open_nodes"])
+
+
+def _reply_estimate(u, rate):
+    """One line: what the lead's open replies may cost, if they cost what its settled ones did."""
+    left = u["replies"] - u["replies_settled"]
+    mean, more = _cost_to_go(u)
     line = (f"  {u['lead']}'s settled replies took {mean / 1e9:.2f} x 10^9 nodes each on average; at that rate the "
             f"other {left} need about {more / 1e9:.0f} x 10^9 more ({u['open_nodes'] / 1e9:.1f} x 10^9 "
             f"spent on them so far)")
@@ -474,8 +481,10 @@ def cmd_status(args):
         if r and r["replies_settled"]:
             u = out["undecided_for"]
             sense = "<" if u["maximise"] else ">="
+            mean, more = _cost_to_go(r)
             shown = f"{shown:<12} reply {r['move']} searched first: {r['replies_settled']} of {r['replies']} " \
-                    f"of its replies proven {sense} {format_value(u['k'], measure)}"
+                    f"of its replies proven {sense} {format_value(u['k'], measure)} ({mean / 1e9:.2f} x 10^9 " \
+                    f"nodes each; the other {r['replies'] - r['replies_settled']} about {more / 1e9:.0f} x 10^9 more)"
         print(f"  {m['move']:>8} {shown}")
 
 

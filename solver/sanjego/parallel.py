@@ -707,7 +707,8 @@ class ParallelProof:
                         reply, after = move.children[j], self.root.position.play(first)
                         name = next(m for m in after.legal_moves() if after.play(m).canonical_key() == reply.key)
                         entry["reply"] = dict(move=format_moves(self.board, [name]),
-                                              **self._replies_settled(move, reply, k, memo))
+                                              **self._replies_settled(move, reply, k, memo),
+                                              **self._reply_costs(move, reply, k, memo))
         return out
 
     def solve(self):
