@@ -19,6 +19,7 @@ cdef extern from "sanjego.h":
         uint64_t *clock
         uint64_t near_buckets
         int heads
+        int reply_from, reply_to
         int (*poll)(void *ctx) noexcept
         void *poll_ctx
     int SJ_MAX_CELLS, SJ_MARGIN, SJ_OUTCOME, SJ_FREE_GROUP_MAX
@@ -237,6 +238,16 @@ cdef class Core:
     @nodes.setter
     def nodes(self, value):
         self.S.nodes = value
+
+    @property
+    def last_move(self):
+        """The best move found (or read from the table) for the position searched last: a
+        (from, to) pair, "tempo" for a spent tempo move, or None (decided by its bounds)."""
+        if self.S.reply_from < 0:
+            return None
+        if self.S.reply_from == 0xFF:
+            return "tempo"
+        return (self.S.reply_from, self.S.reply_to)
 
     @property
     def etc_min_towers(self):

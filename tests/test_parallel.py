@@ -320,9 +320,9 @@ def test_verify_catches_a_wrong_answer_in_the_run(tmp_path, monkeypatch):
     lied_about = {(tuple(first.play(m).heights), tuple(first.play(m).core_owners)) for m in first.legal_moves()}
     honest = parallel.prove
 
-    def prove(config, heights, owners, side, k, budget=None, core=None):
+    def prove(config, heights, owners, side, k, budget=None, hints=(), core=None):
         if (tuple(heights), tuple(owners)) in lied_about:
-            return k, 1, 0.0
+            return k, 1, 0.0, None
         return honest(config, heights, owners, side, k, core=core)
 
     monkeypatch.setattr(parallel, "prove", prove)
@@ -558,7 +558,7 @@ def test_a_waiting_run_sees_the_nodes_of_its_sub_proofs_in_flight():
     while not done:
         done = pool.wait([future], timeout=0.01)
         seen.append(pool.live_nodes())
-    v, nodes, _ = future.result()
+    v, nodes, _, _ = future.result()
     pool.close()
     assert v < 3 and engine.value(p) == 2
     assert 0 < max(seen) <= nodes and pool.live_nodes() == 0
@@ -823,7 +823,7 @@ def test_local_pool_drops_a_sub_proof_on_request():
     while pool.live_nodes() == 0:
         time.sleep(0.01)
     pool.drop(future)
-    v, nodes, _ = future.result(timeout=60)
+    v, nodes, _, _ = future.result(timeout=60)
     pool.close()
     assert v == DROPPED and nodes > 0
 
@@ -836,11 +836,11 @@ class _LastInFirstOut:
         self.pending, self.dropped = [], []
         self.owner = None  # no table to keep warm (the run has no local pool)
 
-    def submit(self, config, heights, owners, side, k, budget, tag=None):
+    def submit(self, config, heights, owners, side, k, budget, hints, tag=None):
         from concurrent.futures import Future
         from solver.sanjego.parallel import prove
         future = Future()
-        self.pending.append((future, lambda: prove(config, heights, owners, side, k, budget)))
+        self.pending.append((future, lambda: prove(config, heights, owners, side, k, budget, hints)))
         return future
 
     def wait(self, futures, timeout=None):
@@ -848,7 +848,7 @@ class _LastInFirstOut:
         for i, (future, _) in enumerate(self.pending):
             if future in self.dropped:  # a dropped sub-proof stops at once
                 del self.pending[i]
-                future.set_result((DROPPED, 0, 0.0))
+                future.set_result((DROPPED, 0, 0.0, None))
                 return [future]
         future, task = self.pending.pop()
         future.set_result(task())
@@ -905,3 +905,81 @@ def test_a_stopped_run_journals_the_nodes_of_its_sub_proofs_in_flight(tmp_path):
     assert resumed.nodes == sum(r["nodes"] for r in records)
     assert resumed.subproofs == len(records) - len(interrupted)
     assert resumed.solve() == 2
+
+
+def test_a_hint_that_settles_the_leaf_answers_it_and_one_that_fails_changes_nothing():
+    from solver.sanjego.parallel import _new_core, prove
+    board = Board.parse("4x3")
+    solve = Engine(board, table_mb=4).value
+    config = (board.core_geometry(), "margin", 1 << 20, None, False)
+    for p in (Position.start(board), Position.start(board).play((board.cell("B2"), board.cell("C2")))):
+        v = solve(p)
+        mover_wins = (lambda x, k: x >= k) if p.side == 0 else (lambda x, k: x < k)
+        k = v if p.side == 0 else v + 1  # the question the mover wins
+        children = {m: solve(p.play(m)) for m in p.legal_moves()}
+        good = next(m for m, c in children.items() if c == v)
+        bad = next(m for m, c in children.items() if not mover_wins(c, k))
+        for hint, settles in ((good, True), (bad, False)):
+            child = p.play(hint)
+            core = _new_core(config)
+            r, nodes, _, move = prove(config, p.heights, p.core_owners, p.side, k, None,
+                                      [(hint, child.heights, child.core_owners, child.side)], core=core)
+            assert mover_wins(r, k)
+            if settles:
+                assert move == hint
+                alone = _new_core(config)
+                alone.search(child.heights, child.core_owners, child.side, k - 1, k)
+                assert nodes == alone.nodes  # the hint's search and nothing else
+            else:
+                assert isinstance(move, tuple) and mover_wins(children[move], k)
+        # where the mover loses the question, a hint cannot settle it either
+        r, _, _, _ = prove(config, p.heights, p.core_owners, p.side, k + (1 if p.side == 0 else -1), None,
+                           [(good, *ParallelProof._core_args(p.play(good)))], core=_new_core(config))
+        assert not mover_wins(r, k + (1 if p.side == 0 else -1))
+
+
+def test_a_run_journals_what_settled_each_leaf_and_a_resumed_run_hints_with_it(tmp_path):
+    board, run, proof = _run_of_4x3(tmp_path)
+    value = proof.solve()
+    assert value == Engine(board, table_mb=4).value(Position.start(board))
+    records = Journal(run / "journal.log").read()
+    moved = [r for r in records if "move" in r]
+    assert moved and proof.answers
+    for r in moved:  # the move is the leaf's, and settled it for its mover
+        leaf = proof.tree[bytes.fromhex(r["key"])]
+        assert r["move"] in {format_moves(board, [m]) for m in leaf.position.legal_moves()}
+        assert (r["lo"] >= r["k"]) == (leaf.position.side == 0)
+    again = ParallelProof(Engine(board, "margin", table_mb=4), Position.start(board), [], 2, workers=1,
+                          run_dir=str(run), resume=True)
+    assert again.answers == proof.answers
+    (k, side, move), _ = max(proof.answers.items(), key=lambda e: e[1])
+    leaf = next(n for n in proof.leaves if n.position.side == side and move in n.position.legal_moves())
+    again.question_nodes.clear()  # as if the leaf were new
+    hints = again._hints(leaf, k, {})
+    assert [h[0] for h in hints] == [move] and hints[0][1:] == ParallelProof._core_args(leaf.position.play(move))
+    again.question_nodes[leaf.key, k] = 1  # begun before: it goes on without hints
+    assert again._hints(leaf, k, {}) == []
+    hinted = [r for r in records if "hints" in r]  # journaled where they were tried
+    assert hinted and all(len(r["hints"]) == 1 for r in hinted)
+    answered = [r for r in hinted if "key" in r]
+    by_hint = sum(r.get("move") == r["hints"][0] for r in answered)
+    assert again.summary()["answer_hints"] == {"answers": len(answered), "settled_by_hint": by_hint,
+                                               "nodes": sum(r["nodes"] for r in answered)}
+    text = subprocess.run([sys.executable, "-m", "solver", "sanjego", "status", str(run)],
+                          capture_output=True, text=True).stdout
+    assert f"answer hints: {by_hint} of {len(answered)} answers with a hint were settled by it" in text
+    plain = ParallelProof(Engine(board, "margin", table_mb=4), Position.start(board), [], 2, workers=1,
+                          run_dir=str(tmp_path / "plain"), answer_hints=0)
+    assert plain.solve() == value
+    assert not any("hints" in r for r in Journal(tmp_path / "plain" / "journal.log").read())
+
+
+def test_answer_hints_option():
+    for bad in ("x", "-1"):
+        r = subprocess.run(solve_cmd("4x3", "--answer-hints", bad), capture_output=True, text=True)
+        assert r.returncode == 2 and "0 or a positive integer" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    for n in ("0", "2"):  # a parallel proof either way, with the same value
+        r = subprocess.run(solve_cmd("4x3", "--answer-hints", n), capture_output=True, text=True)
+        out = json.loads(r.stdout)
+        assert r.returncode == 0 and out["value"] == 2 and out["subproofs"] > 0
+

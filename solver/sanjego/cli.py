@@ -10,7 +10,7 @@ from ..cli import NodeProgress, Progress, positive_int_arg as _positive_int, see
 from .board import parse_board
 from .engine import DEFAULT_TABLE_MB, MEASURES, Engine
 from .notation import PASS_TOKEN, format_game, format_move, replay
-from .parallel import DEFAULT_FOCUS
+from .parallel import ANSWER_HINTS, DEFAULT_FOCUS
 from .position import FIRST, OUTCOME_NAMES, PLAYER_NAMES, Position, value_name
 
 BOARD_HELP = ("board: WxH for the rectangle (e.g. 5x4), a built-in graph board (cube1, cube2, cube3, "
@@ -79,6 +79,9 @@ def add_parser(games):
                    help="once the first move searched first has N replies proven its way (and no first "
                         "move is settled against it), every worker takes its replies instead of hedging "
                         f"on other first moves; 'off': always hedge (default: {DEFAULT_FOCUS})")
+    s.add_argument("--answer-hints", metavar="N", type=_hint_count, default=None,
+                   help="search first, in each new sub-proof, its N moves that settled most other "
+                        f"sub-proofs the same way; 0: none (default: {ANSWER_HINTS})")
     s.set_defaults(handler=cmd_solve)
     s = commands.add_parser("line", help="an optimal continuation to the end, numbered")
     common(s)
@@ -279,6 +282,15 @@ class FrontierProgress(Progress):
                   f"{proof.nodes + proof.live_nodes:,} nodes, {rate:.2f} M nodes/s/worker")
 
 
+def _hint_count(text):
+    if text == "0":
+        return 0
+    try:
+        return _positive_int(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"expected 0 or a positive integer, got {text!r}") from None
+
+
 def _focus(text):
     if text == "off":
         return text
@@ -300,7 +312,8 @@ def solve_parallel(args, engine, position, moves):
                               workers=args.workers, scheduler=args.scheduler, progress=progress,
                               table_mb=args.table_mb, start_heads=start_heads(engine.board, args.heads),
                               split_nodes=args.split_nodes,
-                              focus={None: DEFAULT_FOCUS, "off": None}.get(args.focus, args.focus))
+                              focus={None: DEFAULT_FOCUS, "off": None}.get(args.focus, args.focus),
+                              answer_hints=ANSWER_HINTS if args.answer_hints is None else args.answer_hints)
         value = proof.solve()
     except (CheckpointError, RuntimeError) as e:
         raise UsageError(str(e)) from None
@@ -310,7 +323,8 @@ def solve_parallel(args, engine, position, moves):
 
 
 def cmd_solve(args):
-    parallel = bool(args.workers or args.run or args.scheduler or args.resume or args.split_nodes or args.focus is not None)
+    parallel = bool(args.workers or args.run or args.scheduler or args.resume or args.split_nodes
+                    or args.focus is not None or args.answer_hints is not None)
     # In a parallel proof the workers hold the tables; this process only needs bounds.
     engine, position, moves = _setup(args, table_mb=1 if parallel else None)
     t0 = time.perf_counter()
@@ -426,6 +440,10 @@ def cmd_status(args):
     splits = f" ({out['splits']} split after too many nodes)" if out.get("splits") else ""
     print(f"{out['subproofs']} sub-proofs{splits}, {out['nodes']:,} nodes, {out['cpu_seconds'] / 3600:.2f} CPU-hours, "
           f"{out['wall_seconds'] / 3600:.2f} hours of wall time in sessions that have ended")
+    h = out["answer_hints"]
+    if h["answers"]:
+        print(f"answer hints: {h['settled_by_hint']} of {h['answers']} answers with a hint were settled by it "
+              f"({h['nodes']:,} nodes in those {h['answers']} sub-proofs)")
     if verified:
         what = "" if "value" in verified else f"\"value >= {format_value(verified['at_least'], measure)}\" "
         print(f"{what}verified by a second run: seed {verified['seed']}, {verified['questions']} questions, "

@@ -34,6 +34,8 @@ works for the next) are tried first, by how many nodes they decided; ties keep t
 core's static order. A failure elsewhere does not count against a move: in session
 24's 6x5 runs one failure put the cheap refuter of a first move behind every untried
 reply and cost 2 x 10^9 nodes (counting successes only: 9.56 -> 8.44 x 10^9 nodes).
+Inside a leaf, its move that settled most other leaves the same way (each answer journals
+the move that settled it) is searched first, on its own (see prove and ANSWER_HINTS).
 With several workers, every second free worker takes the depth-first next leaf and
 the others take leaves that are first choices below the root, so that the workers
 spread over the root's moves instead of racing each other for the same reply
@@ -60,7 +62,7 @@ from .._sanjego import Core
 from ..checkpoint import CheckpointError, RunDir, claimed, read_checked_json, tighten
 from .board import board_from_spec, board_spec
 from .engine import ordered_moves
-from .notation import format_moves, replay
+from .notation import format_move, format_moves, parse_move, replay
 from .probes import Probes
 from . import subtrees, warm
 
@@ -111,12 +113,25 @@ DROPPED = "dropped"  # prove's result for a sub-proof dropped that way
 INTERRUPTED = "interrupted"  # prove's result for a sub-proof stopped with the run
 
 
-def prove(config, heights, owners, side, k, budget=None, core=None):
+# How many of a leaf's moves that settled other leaves for the same side and question are
+# searched first, each on its own (see prove). Measured with one worker at depth 2 (README,
+# "Within a leaf"): nodes 9x3 -28 %, 6x4 -23 %, 8x4 after 2 plies -17 %, 5x5 -8 %, 6x5 after
+# E3-D3 -7 %, 7x4 +0.9 %, 8x4 after 4 plies +2.5 %; two instead of one did no better.
+ANSWER_HINTS = 1
+
+
+def prove(config, heights, owners, side, k, budget=None, hints=(), core=None):
     """Worker task: one null-window search "value >= k?" on a leaf, with the given core
     or this process's core for `config`, abandoned after `budget` nodes (if given).
+    `hints`: (move, heights, owners, side) of the positions after some of the leaf's moves,
+    each searched first: one that settles the question for the leaf's mover (>= k for the
+    first player, < k for the second) answers it for the leaf, as a move that refutes (or
+    proves) one leaf often does the same for its siblings. One that does not leaves its
+    subtree in the table, where the leaf's own search finds it.
 
     Returns (fail-soft result, None when over budget, DROPPED when dropped or INTERRUPTED
-    when the run stopped; nodes; seconds)."""
+    when the run stopped; nodes; seconds; the leaf's best move: the hint that settled it,
+    else the core's (Core.last_move))."""
     core = core or _get_core(config)
     n0, t0 = core.nodes, time.perf_counter()
     outer = core.progress
@@ -129,8 +144,18 @@ def prove(config, heights, owners, side, k, budget=None, core=None):
 
     if budget is not None:
         core.progress = check
+    move = None
     try:
-        v = core.search(heights, owners, side, k - 1, k)
+        for hint, h, o, s in hints:
+            v = core.search(h, o, s, k - 1, k)
+            if (v >= k) == (side == 0):  # the hint alone settles the leaf for its mover
+                move = hint
+                break
+        else:
+            v = core.search(heights, owners, side, k - 1, k)
+            move = core.last_move
+            if any(move == hint for hint, *_ in hints):  # read back from the table: proven not to settle it
+                move = None
     except _OverBudget:
         v = None
     except _Dropped:
@@ -139,7 +164,7 @@ def prove(config, heights, owners, side, k, budget=None, core=None):
         v = INTERRUPTED
     finally:
         core.progress = outer
-    return v, core.nodes - n0, time.perf_counter() - t0
+    return v, core.nodes - n0, time.perf_counter() - t0, move
 
 
 def _favours_mover(node, key, k, memo):
@@ -356,13 +381,14 @@ class ParallelProof:
 
     def __init__(self, engine, position, moves, depth, run_dir=None, resume=False, workers=None,
                  scheduler=None, progress=None, table_mb=None, start_heads=(), split_nodes=None,
-                 focus=DEFAULT_FOCUS):
+                 focus=DEFAULT_FOCUS, answer_hints=ANSWER_HINTS):
         """table_mb: the one transposition table that local workers share (default: the
         engine's size); each Dask worker process gets a table of this size. start_heads:
         the heads variant's head cells before the first move (for the manifest).
         split_nodes: the node budget of one sub-proof (None: no limit); focus: how many
         of the lead's children must be settled its way before every worker takes the
-        lead's leaves (None: never, always hedge); see the module."""
+        lead's leaves (None: never, always hedge); answer_hints: see ANSWER_HINTS; see the
+        module."""
         self.engine = engine
         self.board = engine.board
         self.measure = engine.measure
@@ -373,12 +399,16 @@ class ParallelProof:
         self.progress = progress
         self.split_nodes = split_nodes
         self.focus = focus
+        self.answer_hints = answer_hints
         self.root, self.leaves, self.tree = build_frontier(position, depth, self.measure)
         self.bounds = {}
         for leaf in self.leaves:
             self._static_bounds(leaf)
         self.run = RunDir(run_dir) if run_dir else None
         self.nodes = self.cpu_seconds = 0
+        self.answers = {}  # (k, side, move) -> leaves it settled for that side (journaled "move")
+        self.hinted = {}  # (leaf key, k) -> the hints of its sub-proof in flight
+        self.hint_tally = {"answers": 0, "settled_by_hint": 0, "nodes": 0}  # of answers given hints
         self.question_nodes = {}  # (leaf key, k) -> nodes its sub-proofs searched, answered or not
         self.live_nodes = 0  # searched by the sub-proofs in flight, as last seen
         self.subproofs = 0
@@ -412,7 +442,7 @@ class ParallelProof:
 
     def _finish(self, key, k, result):
         """Journals and applies a sub-proof's result (see prove) for leaf `key`, question ">= k"."""
-        v, nodes, seconds = result
+        v, nodes, seconds, move = result
         if v is None or v == DROPPED or v == INTERRUPTED:  # no answer: only its nodes count
             kind = "split" if v is None else v  # None: over budget, so the leaf is split
             record = {kind: key.hex(), "k": k, "nodes": nodes, "seconds": round(seconds, 4)}
@@ -424,9 +454,37 @@ class ParallelProof:
                 record["lo"] = max(b[0], v)
             else:
                 record["hi"] = min(b[1], v)
+            # What settled it, for the hints: the core's best move, unless its search ended on a
+            # table entry whose move is not the leaf's (a small group's entry serves it wherever
+            # the group lies) or the leaf's mover had to pass.
+            position = self.tree[key].position
+            if (v >= k) == (position.side == 0) and move in position.legal_moves() and move is not None:
+                record["move"] = format_move(self.board, move)
+        hints = self.hinted.pop((key, k), None)
+        if hints:
+            record["hints"] = hints  # searched first (the record's "move" says whether one settled it)
         if self.run is not None:
             self.run.journal.append(record)
         self._apply(record)
+
+    def _hints(self, leaf, k, deciding):
+        """For prove: the leaf's moves (at most answer_hints) that settled most other nodes
+        for the same side and ">= k", as the answers of leaves (`answers`) and as the children
+        of the frontier's interior nodes (`deciding`, deciding_moves(k, memo)), with the
+        positions they lead to."""
+        p = leaf.position
+        # A leaf begun before (stopped with the run, or dropped) goes on as it began: its
+        # costly subtrees are back in the table, and a hint would only delay them.
+        if not self.answer_hints or p.is_over() or self.question_nodes.get((leaf.key, k)):
+            return []
+        scored = [(self.answers.get((k, p.side, m), 0) + deciding.get((p.side, m), 0), i, m)
+                  for i, m in enumerate(p.legal_moves()) if m is not None]
+        scored.sort(key=lambda e: (-e[0], e[1]))
+        return [(m, *self._core_args(p.play(m))) for count, _, m in scored[:self.answer_hints] if count]
+
+    @staticmethod
+    def _core_args(p):
+        return p.heights, p.core_owners, p.side
 
     def _static_bounds(self, leaf):
         p = leaf.position
@@ -447,6 +505,14 @@ class ParallelProof:
                 return
             tighten(b, record["lo"], record["hi"])
             self.subproofs += 1
+            if "move" in record:
+                side, k = self.tree[bytes.fromhex(record["key"])].position.side, record["k"]
+                move = parse_move(self.board, record["move"])
+                self.answers[k, side, move] = self.answers.get((k, side, move), 0) + 1
+            if "hints" in record:
+                self.hint_tally["answers"] += 1
+                self.hint_tally["settled_by_hint"] += record.get("move") in record["hints"]
+                self.hint_tally["nodes"] += record["nodes"]
         self.nodes += record["nodes"]
         self.cpu_seconds += record["seconds"]
         key = next(record[kind] for kind in ("key", "split", "dropped", "interrupted") if kind in record)
@@ -688,7 +754,8 @@ class ParallelProof:
         memo = self.intervals()
         lo, hi = memo[self.root.key]
         out = {"bounds": [lo, hi], "subproofs": self.subproofs, "splits": self.splits, "nodes": self.nodes,
-               "cpu_seconds": round(self.cpu_seconds, 3), "wall_seconds": round(self.wall_before, 3)}
+               "cpu_seconds": round(self.cpu_seconds, 3), "wall_seconds": round(self.wall_before, 3),
+               "answer_hints": dict(self.hint_tally)}
         if lo < hi:
             k = Probes().question(lo, hi)  # as a resumed run asks first
             out["undecided_for"] = {"k": k, "leaves": len(self.undecided_leaves(k, memo))}
@@ -779,10 +846,13 @@ class ParallelProof:
                     if key not in relevant:
                         pool.drop(future)
                 todo = self.schedule(k, memo, {key for key, fk in inflight.values() if fk == k}, undecided)
+                deciding = self.deciding_moves(k, memo) if todo and len(inflight) < self.workers else {}
                 for leaf in todo[:max(0, self.workers - len(inflight))]:
-                    p = leaf.position
-                    inflight[pool.submit(self.config, p.heights, p.core_owners, p.side, k,
-                                         self.split_nodes, tag=(leaf.key, k))] = (leaf.key, k)
+                    hints = self._hints(leaf, k, deciding)
+                    if hints:
+                        self.hinted[leaf.key, k] = [format_move(self.board, h[0]) for h in hints]
+                    inflight[pool.submit(self.config, *self._core_args(leaf.position), k, self.split_nodes,
+                                         hints, tag=(leaf.key, k))] = (leaf.key, k)
                 if not inflight:
                     raise RuntimeError("internal error: undecided root with no work left")
                 if self.progress:

@@ -226,7 +226,7 @@ class Verification:
 
     def _take(self, leaf, k, expected, result):
         """Journals a question's answer; raises VerificationFailed when it disagrees."""
-        v, nodes, seconds = result
+        v, nodes, seconds = result[:3]
         record = {"key": leaf.key.hex(), "k": k, "expected": expected, "v": v,
                   "ok": (v >= k) == expected, "nodes": nodes, "seconds": round(seconds, 4),
                   "moves": format_moves(self.proof.board, self.paths[leaf.key])}
