@@ -983,3 +983,30 @@ def test_answer_hints_option():
         out = json.loads(r.stdout)
         assert r.returncode == 0 and out["value"] == 2 and out["subproofs"] > 0
 
+
+def test_each_thread_of_a_worker_process_searches_with_a_core_of_its_own_on_one_table():
+    # A Dask worker with several threads runs that many sub-proofs at once in one process.
+    import threading
+    from solver.sanjego import parallel
+    board = Board.parse("4x3")
+    config = (board.core_geometry(), "margin", 1 << 20, None, False)
+    p = Position.start(board)
+    cores, results = {}, {}
+
+    def work(name):
+        cores[name] = (parallel._get_core(config), parallel._get_core(config))
+        results[name] = parallel.prove(config, p.heights, p.core_owners, p.side, 2)[0]
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    (a, a2), (b, b2) = cores[0], cores[1]
+    assert a is a2 and b is b2 and a is not b  # one core per thread, kept between its sub-proofs
+    assert a.table_buckets == b.table_buckets and a.age_weight == parallel.RUN_AGE_WEIGHT
+    assert results[0] == results[1] >= 2
+    a.clear()  # one table: what one thread stored, the other finds gone
+    n = b.nodes
+    b.search(p.heights, p.core_owners, p.side, 1, 2)
+    assert b.nodes - n > 1

@@ -66,8 +66,10 @@ from .notation import format_move, format_moves, parse_move, replay
 from .probes import Probes
 from . import subtrees, warm
 
-_core = None
+_core = None  # this process's table for _core_config (a Dask worker's), owned by its first core
 _core_config = None
+_core_lock = threading.Lock()
+_thread = threading.local()
 
 
 # A run's table ages its entries (Core.age_weight): a sub-proof's costly entries otherwise
@@ -94,11 +96,19 @@ def _new_core(config):
 
 
 def _get_core(config):
+    """This thread's core for `config`. A Dask worker process runs as many sub-proofs at once
+    as it has threads: each gets a core of its own (a core's search state, such as its group
+    memo, is not shared between threads) on the process's one table."""
     global _core, _core_config
-    if _core_config != config:
-        _core = _new_core(config)
-        _core_config = config
-    return _core
+    with _core_lock:
+        if _core_config != config:
+            _core = _new_core(config)
+            _core_config = config
+        owner = _core
+    if getattr(_thread, "owner", None) is not owner:
+        _thread.core = Core(0, 0, share=owner)
+        _thread.owner = owner
+    return _thread.core
 
 
 class _OverBudget(Exception):
