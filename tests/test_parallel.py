@@ -270,6 +270,9 @@ def test_verify_asks_one_proof_tree_again_and_resumes(tmp_path):
     assert len(questions) == out["questions"] > 0 and all(q["ok"] for q in questions)
     # Both halves: "value >= v" and "value < v + 1".
     assert {q["k"] for q in questions} == {value, value + 1}
+    # The run's moves that settled leaves its movers' way are searched first, as witnesses.
+    witnessed = [q for q in questions if "witness" in q]
+    assert witnessed and any(q["by_witness"] for q in witnessed)
     # The proof tree asks fewer questions than the run answered.
     assert out["questions"] < sum(1 for _ in Journal(run / "journal.log").read())
     # Running it again asks nothing new; another seed is another verification directory's job.
@@ -309,20 +312,24 @@ def test_a_run_or_verification_in_use_by_another_process_is_refused(tmp_path):
     assert verify_cmd(run).returncode == 0
 
 
-def test_verify_catches_a_wrong_answer_in_the_run(tmp_path, monkeypatch):
+@pytest.mark.parametrize("with_move", [False, True])
+def test_verify_catches_a_wrong_answer_in_the_run(tmp_path, monkeypatch, with_move):
     """A run whose searches said "yes" for every leaf below its first move (as a hash
-    collision might have) finishes with a value too high; the verification must fail."""
+    collision might have) finishes with a value too high; the verification must fail,
+    also where the run journaled a move as the witness of each false "yes"."""
     from solver.sanjego import parallel
     board = Board(4, 3)
     start = Position.start(board)
     truth = Engine(board, table_mb=4).value(start)
     first = start.play(start.legal_moves()[0])
-    lied_about = {(tuple(first.play(m).heights), tuple(first.play(m).core_owners)) for m in first.legal_moves()}
+    lied_about = {(tuple(first.play(m).heights), tuple(first.play(m).core_owners)): first.play(m).legal_moves()[0]
+                  for m in first.legal_moves()}
     honest = parallel.prove
 
     def prove(config, heights, owners, side, k, budget=None, hints=(), core=None):
-        if (tuple(heights), tuple(owners)) in lied_about:
-            return k, 1, 0.0, None
+        lie = lied_about.get((tuple(heights), tuple(owners)))
+        if lie is not None:
+            return k, 1, 0.0, lie if with_move else None
         return honest(config, heights, owners, side, k, core=core)
 
     monkeypatch.setattr(parallel, "prove", prove)
@@ -331,6 +338,8 @@ def test_verify_catches_a_wrong_answer_in_the_run(tmp_path, monkeypatch):
     wrong = proof.solve()
     monkeypatch.setattr(parallel, "prove", honest)
     assert wrong > truth
+    lies = [r for r in Journal(run / "journal.log").read() if "key" in r and r["nodes"] == 1]
+    assert lies and with_move == any("move" in r for r in lies)
     r = verify_cmd(run)
     assert r.returncode == 1 and "FAILED" in r.stderr and len(r.stderr.strip().splitlines()) == 1
 

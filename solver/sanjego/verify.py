@@ -16,6 +16,9 @@ question is searched again with other Zobrist keys (another seed) and a fresh
 table, and must come out as the first run said. The questions and answers are
 journaled in DIR/verify/, so a stopped verification resumes where it stopped,
 and the verification of the value reuses the answers of an earlier one of a bound.
+A leaf whose answer went its mover's way in the run is first searched after the move
+the run journaled as settling it (a witness): that child's answer, found with this
+verification's keys, proves the leaf's; if it does not give it, the leaf is searched whole.
 """
 
 import os
@@ -25,7 +28,7 @@ from ..checkpoint import CheckpointError, RunDir, read_checked_json
 from . import subtrees, warm
 from .parallel import INTERRUPTED, PROGRESS_SECONDS, DaskPool, LocalPool, SavesOnTheWay
 from .board import board_spec
-from .notation import format_moves
+from .notation import format_move, format_moves, parse_move
 from .results import VERIFY_SEED
 
 DEFAULT_SEED = VERIFY_SEED     # not the core's default, which runs use
@@ -174,6 +177,14 @@ class Verification:
                             f"(it expected {'yes' if done['expected'] else 'no'} to \">= {k}\"); "
                             f"verify into another directory (--out)")
         self.questions.sort(key=lambda q: (order.get((q[0].key, q[1]), len(order)), q[0].key))
+        # Where the run journaled the move that settled a leaf its mover's way, that child is
+        # searched first (with this verification's keys): if it gives the answer, the leaf's
+        # other moves need no search; if not, the leaf's own search follows, as without it.
+        self.witnesses = {}  # (leaf key, lo, hi) of the run's answers -> the move that settled it
+        for record in records:
+            if "key" in record and "move" in record:
+                self.witnesses.setdefault(bytes.fromhex(record["key"]), []).append(
+                    (record["lo"], record["hi"], record["move"]))
 
     def _check_answers(self):
         for (key, k), record in self.answered.items():
@@ -224,12 +235,30 @@ class Verification:
                              lambda key, k: (key, k) in asked and (key, k) not in self.answered,
                              self._note, entry_bytes)
 
+    def _witness(self, leaf, k, expected):
+        """prove's hints for the question: the move that settled the leaf in the run, when its
+        answer there goes the leaf's mover's way and gives the expected answer to ">= k"."""
+        p = leaf.position
+        if expected != (p.side == 0):
+            return []
+        for lo, hi, name in self.witnesses.get(leaf.key, ()):
+            if lo >= k if expected else hi < k:
+                move = parse_move(self.proof.board, name)
+                if move in p.legal_moves():
+                    child = p.play(move)
+                    return [(move, child.heights, child.core_owners, child.side)]
+        return []
+
     def _take(self, leaf, k, expected, result):
         """Journals a question's answer; raises VerificationFailed when it disagrees."""
-        v, nodes, seconds = result[:3]
+        v, nodes, seconds, move = result
         record = {"key": leaf.key.hex(), "k": k, "expected": expected, "v": v,
                   "ok": (v >= k) == expected, "nodes": nodes, "seconds": round(seconds, 4),
                   "moves": format_moves(self.proof.board, self.paths[leaf.key])}
+        witness = self._witness(leaf, k, expected)
+        if witness:
+            record["witness"] = format_move(self.proof.board, witness[0][0])
+            record["by_witness"] = move == witness[0][0]
         self.dir.journal.append(record)
         self.answered[leaf.key, k] = record
         self.nodes += nodes
@@ -265,7 +294,9 @@ class Verification:
                 while todo and len(inflight) < (pool.workers if self.scheduler else self.workers):
                     leaf, k, expected = todo.pop(0)
                     p = leaf.position
-                    future = pool.submit(self.config, p.heights, p.core_owners, p.side, k, tag=(leaf.key, k))
+                    hints = self._witness(leaf, k, expected)
+                    future = pool.submit(self.config, p.heights, p.core_owners, p.side, k, None, hints,
+                                         tag=(leaf.key, k))
                     inflight[future] = (leaf, k, expected)
                 if self.progress:
                     self.live_nodes = pool.live_nodes()
