@@ -917,7 +917,7 @@ def test_a_stopped_run_journals_the_nodes_of_its_sub_proofs_in_flight(tmp_path):
 
 
 def test_a_hint_that_settles_the_leaf_answers_it_and_one_that_fails_changes_nothing():
-    from solver.sanjego.parallel import _new_core, prove
+    from solver.sanjego.parallel import _new_core, move_hint, prove
     board = Board.parse("4x3")
     solve = Engine(board, table_mb=4).value
     config = (board.core_geometry(), "margin", 1 << 20, None, False)
@@ -943,11 +943,12 @@ def test_a_hint_that_settles_the_leaf_answers_it_and_one_that_fails_changes_noth
                 assert isinstance(move, tuple) and mover_wins(children[move], k)
         # where the mover loses the question, a hint cannot settle it either
         r, _, _, _ = prove(config, p.heights, p.core_owners, p.side, k + (1 if p.side == 0 else -1), None,
-                           [(good, *ParallelProof._core_args(p.play(good)))], core=_new_core(config))
+                           [move_hint(p, good)], core=_new_core(config))
         assert not mover_wins(r, k + (1 if p.side == 0 else -1))
 
 
 def test_a_run_journals_what_settled_each_leaf_and_a_resumed_run_hints_with_it(tmp_path):
+    from solver.sanjego.parallel import move_hint
     board, run, proof = _run_of_4x3(tmp_path)
     value = proof.solve()
     assert value == Engine(board, table_mb=4).value(Position.start(board))
@@ -965,7 +966,7 @@ def test_a_run_journals_what_settled_each_leaf_and_a_resumed_run_hints_with_it(t
     leaf = next(n for n in proof.leaves if n.position.side == side and move in n.position.legal_moves())
     again.question_nodes.clear()  # as if the leaf were new
     hints = again._hints(leaf, k, {})
-    assert [h[0] for h in hints] == [move] and hints[0][1:] == ParallelProof._core_args(leaf.position.play(move))
+    assert hints == [move_hint(leaf.position, move)]
     again.question_nodes[leaf.key, k] = 1  # begun before: it goes on without hints
     assert again._hints(leaf, k, {}) == []
     hinted = [r for r in records if "hints" in r]  # journaled where they were tried

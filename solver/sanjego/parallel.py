@@ -177,6 +177,16 @@ def prove(config, heights, owners, side, k, budget=None, hints=(), core=None):
     return v, core.nodes - n0, time.perf_counter() - t0, move
 
 
+def core_args(position):
+    """(heights, owners, side): a position as prove takes it."""
+    return position.heights, position.core_owners, position.side
+
+
+def move_hint(position, move):
+    """One of prove's hints: the move with the position it leads to."""
+    return (move, *core_args(position.play(move)))
+
+
 def _favours_mover(node, key, k, memo):
     """Whether the answer to ">= k" at `key` is settled in favour of `node`'s mover
     (at a max node: >= k; at a min node: < k)."""
@@ -468,7 +478,7 @@ class ParallelProof:
             # table entry whose move is not the leaf's (a small group's entry serves it wherever
             # the group lies) or the leaf's mover had to pass.
             position = self.tree[key].position
-            if (v >= k) == (position.side == 0) and move in position.legal_moves() and move is not None:
+            if (v >= k) == (position.side == 0) and move is not None and move in position.legal_moves():
                 record["move"] = format_move(self.board, move)
         hints = self.hinted.pop((key, k), None)
         if hints:
@@ -490,11 +500,7 @@ class ParallelProof:
         scored = [(self.answers.get((k, p.side, m), 0) + deciding.get((p.side, m), 0), i, m)
                   for i, m in enumerate(p.legal_moves()) if m is not None]
         scored.sort(key=lambda e: (-e[0], e[1]))
-        return [(m, *self._core_args(p.play(m))) for count, _, m in scored[:self.answer_hints] if count]
-
-    @staticmethod
-    def _core_args(p):
-        return p.heights, p.core_owners, p.side
+        return [move_hint(p, m) for count, _, m in scored[:self.answer_hints] if count]
 
     def _static_bounds(self, leaf):
         p = leaf.position
@@ -861,7 +867,7 @@ class ParallelProof:
                     hints = self._hints(leaf, k, deciding)
                     if hints:
                         self.hinted[leaf.key, k] = [format_move(self.board, h[0]) for h in hints]
-                    inflight[pool.submit(self.config, *self._core_args(leaf.position), k, self.split_nodes,
+                    inflight[pool.submit(self.config, *core_args(leaf.position), k, self.split_nodes,
                                          hints, tag=(leaf.key, k))] = (leaf.key, k)
                 if not inflight:
                     raise RuntimeError("internal error: undecided root with no work left")

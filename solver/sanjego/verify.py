@@ -26,7 +26,7 @@ import time
 
 from ..checkpoint import CheckpointError, RunDir, read_checked_json
 from . import subtrees, warm
-from .parallel import INTERRUPTED, PROGRESS_SECONDS, DaskPool, LocalPool, SavesOnTheWay
+from .parallel import INTERRUPTED, PROGRESS_SECONDS, DaskPool, LocalPool, SavesOnTheWay, core_args, move_hint
 from .board import board_spec
 from .notation import format_move, format_moves, parse_move
 from .results import VERIFY_SEED
@@ -180,7 +180,7 @@ class Verification:
         # Where the run journaled the move that settled a leaf its mover's way, that child is
         # searched first (with this verification's keys): if it gives the answer, the leaf's
         # other moves need no search; if not, the leaf's own search follows, as without it.
-        self.witnesses = {}  # (leaf key, lo, hi) of the run's answers -> the move that settled it
+        self.witnesses = {}  # leaf key -> [(lo, hi, the move that settled it)] of the run's answers
         for record in records:
             if "key" in record and "move" in record:
                 self.witnesses.setdefault(bytes.fromhex(record["key"]), []).append(
@@ -245,20 +245,19 @@ class Verification:
             if lo >= k if expected else hi < k:
                 move = parse_move(self.proof.board, name)
                 if move in p.legal_moves():
-                    child = p.play(move)
-                    return [(move, child.heights, child.core_owners, child.side)]
+                    return [move_hint(p, move)]
         return []
 
-    def _take(self, leaf, k, expected, result):
-        """Journals a question's answer; raises VerificationFailed when it disagrees."""
+    def _take(self, leaf, k, expected, hints, result):
+        """Journals a question's answer (`hints`: those prove had); raises VerificationFailed
+        when it disagrees."""
         v, nodes, seconds, move = result
         record = {"key": leaf.key.hex(), "k": k, "expected": expected, "v": v,
                   "ok": (v >= k) == expected, "nodes": nodes, "seconds": round(seconds, 4),
                   "moves": format_moves(self.proof.board, self.paths[leaf.key])}
-        witness = self._witness(leaf, k, expected)
-        if witness:
-            record["witness"] = format_move(self.proof.board, witness[0][0])
-            record["by_witness"] = move == witness[0][0]
+        if hints:
+            record["witness"] = format_move(self.proof.board, hints[0][0])
+            record["by_witness"] = move == hints[0][0]
         self.dir.journal.append(record)
         self.answered[leaf.key, k] = record
         self.nodes += nodes
@@ -293,11 +292,9 @@ class Verification:
                     on_the_way()
                 while todo and len(inflight) < (pool.workers if self.scheduler else self.workers):
                     leaf, k, expected = todo.pop(0)
-                    p = leaf.position
                     hints = self._witness(leaf, k, expected)
-                    future = pool.submit(self.config, p.heights, p.core_owners, p.side, k, None, hints,
-                                         tag=(leaf.key, k))
-                    inflight[future] = (leaf, k, expected)
+                    future = pool.submit(self.config, *core_args(leaf.position), k, None, hints, tag=(leaf.key, k))
+                    inflight[future] = (leaf, k, expected, hints)
                 if self.progress:
                     self.live_nodes = pool.live_nodes()
                     self.progress(self)
