@@ -71,6 +71,37 @@ static void make_symmetries(SJSolver *S)
             }
 }
 
+/* The keys toggle needs, laid out by symmetry: the ones a tower changes lie in two cache
+ * lines, where zob[sym[s][cell]] spreads them over nsym (measured: see the README). */
+static inline size_t sym_keys_bytes(const SJSolver *S)
+{
+    return (size_t)2 * S->n * (S->n + 1) * 2 * 2 * SJ_MAX_SYMS * sizeof(uint64_t);
+}
+
+static inline const uint64_t *sym_keys(const SJSolver *S, int head, int cell, int height, int owner)
+{
+    return S->zsym + ((((size_t)head * S->n + cell) * (S->n + 1) + height) * 2 + owner) * 2 * SJ_MAX_SYMS;
+}
+
+/* Fills S->zsym from zob, zhead and the symmetries (once they are known). */
+static int make_sym_keys(SJSolver *S)
+{
+    S->zsym = calloc(1, sym_keys_bytes(S));
+    if (!S->zsym) return 0;
+    for (int head = 0; head < 2; head++)
+        for (int c = 0; c < S->n; c++)
+            for (int k = 0; k <= S->n; k++)
+                for (int o = 0; o < 2; o++) {
+                    uint64_t *z = (uint64_t *)sym_keys(S, head, c, k, o);
+                    for (int s = 0; s < S->nsym; s++) {
+                        const SJZob *src = head ? &S->zhead[S->sym[s][c]][k][o] : &S->zob[S->sym[s][c]][k][o];
+                        z[s] = src->a;
+                        z[SJ_MAX_SYMS + s] = src->b;
+                    }
+                }
+    return 1;
+}
+
 /* Everything but the geometry: measure, keys and the table. */
 /* Measured (session 21): 8 to 4096 give the same nodes within 1 %; 16 lifts a move
  * that takes the reply away over the others of its class (captures 256 apart). */
@@ -166,6 +197,7 @@ SJSolver *sj_new(int w, int h, int measure, uint64_t table_bytes, uint64_t seed,
         S->nb[i] = m;
     }
     make_symmetries(S);
+    if (!make_sym_keys(S)) { sj_free(S); return NULL; }
     return S;
 }
 
@@ -209,6 +241,7 @@ SJSolver *sj_new_graph(int n, const uint64_t *nb, int nsym, const uint8_t *syms,
         memcpy(S->sym[s], syms + (size_t)s * n, (size_t)n);
         for (int i = 0; i < n; i++) S->syminv[s][S->sym[s][i]] = (uint8_t)i;
     }
+    if (!make_sym_keys(S)) { sj_free(S); return NULL; }
     return S;
 }
 
@@ -223,6 +256,7 @@ void sj_free(SJSolver *S)
     if (!S) return;
     if (S->table_owned) free(S->table);
     free(S->group_memo);
+    free(S->zsym);
     free(S->book);
     free(S);
 }
@@ -234,7 +268,9 @@ SJSolver *sj_new_sharing(const SJSolver *owner)
     *S = *owner;
     S->table_owned = 0;
     S->group_memo = calloc(SJ_GROUP_MEMO_SIZE, sizeof *S->group_memo); /* one per thread */
-    if (!S->group_memo) { free(S); return NULL; }
+    S->zsym = malloc(sym_keys_bytes(S));
+    if (!S->group_memo || !S->zsym) { free(S->group_memo); free(S->zsym); free(S); return NULL; }
+    memcpy(S->zsym, owner->zsym, sym_keys_bytes(S));
     S->nodes = S->tt_hits = S->tt_stores = 0;
     S->stop = 0;
     S->book = NULL; /* each thread has its own */
@@ -264,12 +300,10 @@ static inline int key_owner(const SJPos *p, int c)
 static inline void toggle(const SJSolver *S, SJPos *p, int cell, int height, int owner)
 {
     if ((p->free >> cell) & 1) return; /* keyed by its group's code instead */
-    const SJZob (*keys)[SJ_MAX_CELLS + 1][2] = owner & 2 ? S->zhead : S->zob;
-    owner &= 1;
-    for (int s = 0; s < S->nsym; s++) {
-        const SJZob *z = &keys[S->sym[s][cell]][height][owner];
-        p->k1[s] ^= z->a;
-        p->k2[s] ^= z->b;
+    const uint64_t *z = sym_keys(S, owner >> 1, cell, height, owner & 1);
+    for (int s = 0; s < SJ_MAX_SYMS; s++) {
+        p->k1[s] ^= z[s];
+        p->k2[s] ^= z[SJ_MAX_SYMS + s];
     }
 }
 
@@ -730,17 +764,27 @@ static int eval_final(const SJSolver *S, const SJPos *p)
     return 0;
 }
 
-/* Pieces in the largest group of connected active towers: no tower can grow taller. */
-static int largest_group(const SJSolver *S, const SJPos *p)
+/* Pieces in the largest group of connected active towers: no tower can grow taller.
+ * The bounds use it only through max(best, it) for each player's tallest banked tower, so
+ * the search stops as soon as the answer can no longer change them: once the towers not yet
+ * grouped hold no more than the largest group found, or no more than either player's best
+ * (with that group no taller). And past limit no cut-off can come of it: the first group
+ * of more than limit gives all active pieces, a bound as good for that purpose. */
+static int largest_group(const SJSolver *S, const SJPos *p, int limit)
 {
+    int least_best = p->best[0][0] < p->best[1][0] ? p->best[0][0] : p->best[1][0];
     uint64_t rest = p->occ;
-    int largest = 0;
+    int largest = 0, left = p->active;
     while (rest) {
+        if (left <= largest) return largest;
+        if (left <= least_best) return left; /* every group left, and the largest, below both */
         uint64_t group = group_of(S, p->occ, rest & (~rest + 1));
         rest &= ~group;
         int sum = 0;
         while (group) sum += p->height[pop_lsb(&group)];
+        if (sum > limit) return p->active;
         if (sum > largest) largest = sum;
+        left -= sum;
     }
     return largest;
 }
@@ -762,20 +806,31 @@ static int bank_now(const SJSolver *S, const SJPos *p)
 /* Bounds for a largest group of g (and x = bank_now(S, p), margin only). */
 static void bounds_with(const SJSolver *S, const SJPos *p, int x, int g, int *lo, int *hi);
 
-/* sj_bounds, given x = bank_now(S, p) (margin only). In a null window the largest group g
- * is found only when it could decide a cut-off: otherwise bounds with g at its most (all
- * active towers in one group) are returned, weaker but still sound. (A wider window is
- * narrowed by the bounds, so there they are exact.) */
-static void bounds(const SJSolver *S, const SJPos *p, int x, int alpha, int beta, int *lo, int *hi)
+/* sj_bounds, given x = bank_now(S, p) (margin only) and pair, the most pieces of two
+ * neighbouring active towers. In a null window the largest group g is found only when it
+ * could decide a cut-off: otherwise bounds with g at its most (all active towers in one
+ * group) are returned, weaker but still sound. (A wider window is narrowed by the bounds,
+ * so there they are exact.) */
+static void bounds(const SJSolver *S, const SJPos *p, int x, int pair, int alpha, int beta, int *lo, int *hi)
 {
     if (p->occ == 0) { *lo = *hi = eval_final(S, p); return; }
-    int g_least = x > 2 ? x : 2; /* every active group holds two towers, and the pair banked now */
+    int g_least = x > pair ? x : pair; /* some group holds a neighbouring pair, and the pair banked now */
+    if (g_least < 2) g_least = 2;
     bounds_with(S, p, x, g_least, lo, hi);
     if (beta == alpha + 1 && *lo < beta && *hi > alpha && *lo < *hi) {
         bounds_with(S, p, x, p->active, lo, hi);
         return;
     }
-    bounds_with(S, p, x, largest_group(S, p), lo, hi);
+    int limit = p->active;
+    if (beta == alpha + 1 && S->measure == SJ_MARGIN && *lo != *hi) {
+        /* The largest g that still decides the window: lo = b0' - max(b1, g) >= beta, or
+         * hi = max(b0, g) - b1' <= alpha (b0', b1': the banked bests with x counted). */
+        int b0 = p->best[0][0], b1 = p->best[1][0];
+        int b0x = p->side == 0 && x > b0 ? x : b0, b1x = p->side == 1 && x > b1 ? x : b1;
+        int t_lo = b1 <= b0x - beta ? b0x - beta : -1, t_hi = b0 <= alpha + b1x ? alpha + b1x : -1;
+        limit = t_lo > t_hi ? t_lo : t_hi;
+    }
+    bounds_with(S, p, x, largest_group(S, p, limit), lo, hi);
 }
 
 static void bounds_with(const SJSolver *S, const SJPos *p, int x, int g, int *lo, int *hi)
@@ -800,7 +855,7 @@ void sj_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi)
 {
     if (p->occ == 0) { *lo = *hi = eval_final(S, p); return; }
     int x = S->measure == SJ_MARGIN ? bank_now(S, p) : 0;
-    bounds_with(S, p, x, largest_group(S, p), lo, hi);
+    bounds_with(S, p, x, largest_group(S, p, p->active), lo, hi);
 }
 
 static inline int canonical(const SJSolver *S, const SJPos *p, uint64_t *key1, uint64_t *key2)
@@ -1006,6 +1061,7 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
     int n = 0;
     int side = p->side;
     int x = 0; /* bank_now(S, p), from the same scan */
+    int pair = 0; /* the tallest tower one move could make: no group holds fewer pieces */
     uint64_t mine = movable(p);
     uint64_t theirs = p->occ & ~mine; /* the opponent's active towers */
     uint64_t targetable = p->occ & ~p->head;
@@ -1019,7 +1075,9 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
         while (targets) {
             int t = pop_lsb(&targets);
             int around = __builtin_popcountll(S->nb[t] & p->occ);
-            if (around == 1 && p->height[f] + p->height[t] > x) x = p->height[f] + p->height[t];
+            int stacked = p->height[f] + p->height[t];
+            if (stacked > pair) pair = stacked;
+            if (around == 1 && stacked > x) x = stacked;
             int taken = taken_f;
             if ((theirs >> t) & 1) taken += __builtin_popcountll(S->nb[t] & targetable & ~BIT(f));
             int score = ((theirs >> t) & 1 ? 256 : 0)
@@ -1039,7 +1097,7 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
     int ordered = 0; /* moves[0..ordered) are in search order; the rest are picked as needed */
 
     int lo, hi;
-    bounds(S, p, S->measure == SJ_MARGIN ? x : 0, alpha, beta, &lo, &hi);
+    bounds(S, p, S->measure == SJ_MARGIN ? x : 0, pair, alpha, beta, &lo, &hi);
     if (lo >= beta) return lo;
     if (hi <= alpha) return hi;
     if (lo == hi) return lo;

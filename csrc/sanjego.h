@@ -124,6 +124,9 @@ typedef struct {
     SJZob zside;
     SJZob ztempo[2][SJ_MAX_CELLS + 1];
     SJZob zgroup;               /* seeds the keys of groups keyed free of their place */
+    uint64_t *zsym;             /* zob and zhead by symmetry, for toggle: at sym_keys(S, head, cell,
+                                   height, owner) SJ_MAX_SYMS a-words then SJ_MAX_SYMS b-words
+                                   (zero past nsym); each core has its own copy */
     SJGroupMemo *group_memo;    /* this thread's remembered group hashes (SJ_GROUP_MEMO_SIZE) */
     SJEntry *table;
     uint64_t table_buckets;     /* power of two; four 16-byte entries per 64-byte bucket */

@@ -73,6 +73,16 @@ def test_fingerprint_follows_the_keys():
     assert warm.fingerprint(a, start) != warm.fingerprint(core_for(board, 1, seed=2), start)
 
 
+def test_the_keys_are_those_the_cores_declared_the_same_had():
+    # Recorded with core 62cab37ce0a4a168 (session 34), whose tables SAME_TABLES declares
+    # usable by the cores after it: a core that keys positions otherwise must not be
+    # declared the same (the fingerprint check at loading would refuse its files anyway).
+    board = Board.parse("6x6")
+    assert warm.fingerprint(core_for(board, 1), Position.start(board)) == "49a9595557c430bfaf59001bbe4ca899"
+    board = Board.parse("6x5")
+    assert warm.fingerprint(core_for(board, 1), Position.start(board)) == "8cd9cac0319672b779fd87ed9e45f673"
+
+
 def test_choose_min_work_fits_the_share():
     counts = [0] * 256
     counts[4], counts[5], counts[9] = 1000, 100, 10
