@@ -1383,3 +1383,16 @@ void sj_keys(const SJSolver *S, const SJPos *p, uint64_t *key1, uint64_t *key2)
 {
     canonical(S, p, key1, key2);
 }
+
+int sj_table_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi)
+{
+    SJPos q = *p;
+    if (q.occ && !can_move(S, &q)) q.side ^= 1; /* as search passes before it looks */
+    uint64_t key1, key2;
+    canonical(S, &q, &key1, &key2);
+    SJSlot e;
+    if (!find(bucket_of(S, key2, q.occ), key1, (uint16_t)(key2 >> 32), &e)) return 0;
+    *lo = e.lo;
+    *hi = e.hi;
+    return 1;
+}

@@ -204,6 +204,8 @@ uint64_t sj_book_put(SJSolver *S, const uint8_t *in, uint64_t n);
 const char *sj_core_source(void);
 /* The canonical table keys of a loaded position (as a search of it would use). */
 void sj_keys(const SJSolver *S, const SJPos *p, uint64_t *key1, uint64_t *key2);
+/* The bounds the table holds for the position: 1 with *lo, *hi set, or 0 when it holds none. */
+int sj_table_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi);
 
 /* Loads a full-board position (height 0 = empty; owner 0/1, plus 2 for a head-tower with heads on)
  * and reduces it. */

@@ -45,6 +45,7 @@ cdef extern from "sanjego.h":
     void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t *owners, int side)
     uint64_t sj_perft(SJSolver *S, const uint8_t *heights, const uint8_t *owners, int side, int depth) nogil
     void sj_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi)
+    int sj_table_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi)
     int sj_search(SJSolver *S, const SJPos *p, int alpha, int beta) nogil
 
 MEASURES = {"margin": SJ_MARGIN, "outcome": SJ_OUTCOME}
@@ -154,6 +155,15 @@ cdef class Core:
         self._load(&p, heights, owners, side)
         sj_keys(self.S, &p, &k1, &k2)
         return k1, k2
+
+    def table_bounds(self, heights, owners, int side):
+        """The bounds (lo, hi) on the position's value that the table holds, or None."""
+        cdef SJPos p
+        cdef int lo, hi
+        self._load(&p, heights, owners, side)
+        if not sj_table_bounds(self.S, &p, &lo, &hi):
+            return None
+        return lo, hi
 
     @property
     def core_source(self):

@@ -11,7 +11,7 @@ from solver.checkpoint import Journal
 from solver.sanjego import Board, Position, subtrees, warm
 from solver.sanjego.board import board_spec
 from solver.sanjego.engine import Engine
-from solver.sanjego.notation import replay
+from solver.sanjego.notation import format_moves, replay
 from solver.sanjego.parallel import ParallelProof, prove
 
 SIZE = Core.BOOK_ENTRY_BYTES
@@ -373,3 +373,57 @@ def test_a_question_that_finished_as_the_verification_was_stopped_is_journaled(t
     (run / "verify" / warm.FILE_NAME).write_bytes(b"left by a kill")
     assert Verification(open_run(run)[0], run, workers=1, table_mb=16).verify()["ok"]
     assert not (run / "verify" / subtrees.FILE_NAME).exists() and not (run / "verify" / warm.FILE_NAME).exists()
+
+
+def test_settled_children_are_read_from_the_entries_and_agree_with_the_values():
+    board = Board.parse("5x4")
+    engine = Engine(board, table_mb=4)
+    start = Position.start(board)
+    for first, second in ((0, 0), (-1, 3), (2, -1)):
+        after = start.play(start.legal_moves()[first])
+        leaf = after.play(after.legal_moves()[second])
+        value = engine.value(leaf)
+        recorder = core_for(board)
+        recorder.book_start(0, 1 << 20)
+        for k in (value, value + 1):  # the first player's move proven >= value; all refuted for value + 1
+            search(recorder, leaf, k)
+        entries = recorder.book_take()
+        lookup = core_for(board, 1)
+        distinct = {lookup.key(c.heights, c.core_owners, c.side): c for c in map(leaf.play, leaf.legal_moves())}
+        values = [engine.value(c) for c in distinct.values()]
+        assert subtrees.settled_children(lookup, leaf, value + 1, entries) == (len(distinct), 0, len(distinct))
+        children, at_least, below = subtrees.settled_children(lookup, leaf, value, entries)
+        assert children == len(distinct) and 1 <= at_least <= values.count(value)
+        assert below <= sum(v < value for v in values)
+        assert subtrees.settled_children(lookup, leaf, value, b"") == (len(distinct), 0, 0)
+
+
+def test_status_says_how_far_each_stopped_sub_proof_had_come(tmp_path):
+    import json
+    import subprocess
+    import sys
+    board = Board.parse("5x4")
+    run = tmp_path / "run"
+    proof = ParallelProof(Engine(board, table_mb=1), Position.start(board), [], 2, run_dir=str(run), workers=1,
+                          table_mb=1)
+    memo = proof.intervals()
+    leaf = proof.undecided_leaves(1, memo)[0][0]
+    recorder = core_for(board)
+    recorder.book_start(0, 1 << 20)
+    search(recorder, leaf.position, 1)
+    value = Engine(board, table_mb=4).value(leaf.position)
+    proof._keep_subtrees({(leaf.key, 1): recorder.book_take()}, {}, memo, SIZE)
+    expected = subtrees.settled_children(core_for(board, 1), leaf.position, 1, subtrees.load(
+        run / subtrees.FILE_NAME, proof._subtrees_identity(), SIZE)[(leaf.key, 1)])
+    assert expected[1 if value >= 1 else 2] >= 1
+    r = subprocess.run([sys.executable, "-m", "solver", "sanjego", "status", str(run)],
+                       capture_output=True, text=True, timeout=120)
+    moves = format_moves(board, proof.path_to(leaf.key))
+    assert r.returncode == 0
+    assert (f"  {moves}, \">= +1\", stopped at 0.0 x 10^9 nodes: of its {expected[0]} distinct moves, at least "
+            f"{expected[2]} proven < +1 and {expected[1]} proven >= +1") in r.stdout
+    r = subprocess.run([sys.executable, "-m", "solver", "sanjego", "status", str(run), "--json"],
+                       capture_output=True, text=True, timeout=120)
+    assert json.loads(r.stdout)["stopped_subproofs"] == [
+        {"moves": moves, "k": 1, "nodes": 0, "children": expected[0], "at_least": expected[1],
+         "below": expected[2]}]

@@ -426,6 +426,10 @@ def cmd_status(args):
             out[key] = subtrees.describe(os.path.join(directory, subtrees.FILE_NAME))
         except subtrees.SubtreesError as e:
             out[key] = {"error": str(e)}
+    try:
+        out["stopped_subproofs"] = proof.stopped_progress()
+    except subtrees.SubtreesError:
+        out["stopped_subproofs"] = []  # said once, on the costly subtrees' line
     if args.json:
         print(json.dumps(out))
         return
@@ -492,6 +496,10 @@ def cmd_status(args):
             print(f"costly subtrees of {what} (commit them with the journal): {c['positions']:,} positions "
                   f"of {c['subproofs']} {'question' if key.startswith('verify') else 'sub-proof'}(s) "
                   f"({c['bytes'] / 2 ** 10:.1f} KB)")
+    for p in out["stopped_subproofs"]:
+        k = format_value(p["k"], measure)
+        print(f"  {p['moves']}, \">= {k}\", stopped at {p['nodes'] / 1e9:.1f} x 10^9 nodes: of its {p['children']} "
+              f"distinct moves, at least {p['below']} proven < {k} and {p['at_least']} proven >= {k}")
     for m in out.get("root_moves", []):
         a, b = m["bounds"]
         shown = format_value(a, measure) if a == b else f"[{format_value(a, measure)}, {format_value(b, measure)}]"

@@ -83,6 +83,7 @@ _thread = threading.local()
 # the second and -1.6 % with the first, with a 1 MB table (385 fills) +85 % with the first.
 # A 6x6 sub-proof lasts up to about 14 fills of 16 GB, so the run takes the mild one.
 RUN_AGE_WEIGHT = 1
+SETTLED_LOOKUP_BYTES = 4 << 20  # the table that stopped_progress reads costly subtrees into
 
 
 def _new_core(config):
@@ -807,6 +808,43 @@ class ParallelProof:
         """What a warm table for this run's position must have been made with (see warm)."""
         return warm.identity(core, self.root.position, board_spec(self.board), self.measure, seed,
                              self.engine.heads)
+
+    def path_to(self, key):
+        """The moves from the root to the node of `key` (the first way in move order), or None."""
+        stack = [(self.root, [])]
+        seen = set()
+        while stack:
+            node, moves = stack.pop()
+            if node.key == key:
+                return moves
+            if node.key in seen or node.children is None:
+                continue
+            seen.add(node.key)
+            stack.extend((child, moves + [move]) for move, child in reversed(list(zip(node.moves, node.children))))
+        return None
+
+    def stopped_progress(self):
+        """For each sub-proof stopped in flight whose costly subtrees the run keeps, and whose
+        answer can still change the root's, how far its search had come one ply below its leaf (see subtrees.settled_children): a list of
+        {"moves", "k", "nodes", "children", "at_least", "below"}. Raises SubtreesError."""
+        path = os.path.join(self.run.path, subtrees.FILE_NAME)
+        if not os.path.exists(path):
+            return []
+        groups = subtrees.load(path, self._subtrees_identity(), Core.BOOK_ENTRY_BYTES)
+        geometry, measure, _, seed, heads = self.config
+        core = _new_core((geometry, measure, SETTLED_LOOKUP_BYTES, seed, heads))
+        memo, out, still_open = self.intervals(), [], {}
+        for (key, k), entries in groups.items():
+            if k not in still_open:  # leaves whose answer can still change the root's
+                still_open[k] = {leaf.key for leaf, _ in self.undecided_leaves(k, memo)}
+            leaf, moves = self.tree.get(key), self.path_to(key)
+            if leaf is None or moves is None or key not in still_open[k]:  # settled or moot since
+                continue
+            children, at_least, below = subtrees.settled_children(core, leaf.position, k, entries)
+            out.append({"moves": format_moves(self.board, self.moves + moves), "k": k,
+                        "nodes": self.question_nodes.get((key, k), 0), "children": children,
+                        "at_least": at_least, "below": below})
+        return out
 
     def _subtrees_identity(self):
         return {"board": board_spec(self.board), "measure": self.measure, "heads": bool(self.engine.heads)}

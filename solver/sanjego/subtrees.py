@@ -132,6 +132,28 @@ def load(path, ident, entry_bytes):
     return groups
 
 
+def settled_children(core, position, k, entries):
+    """What one stopped sub-proof's entries say of its leaf's moves for ">= k": (distinct
+    children, how many are proven >= k, how many < k). A lower count than the search had:
+    the file keeps only the costliest positions. The core's table is cleared first."""
+    core.clear()
+    core.book_put(entries)
+    seen, at_least, below = set(), 0, 0
+    for move in position.legal_moves():
+        child = position.play(move)
+        args = (child.heights, child.core_owners, child.side)
+        key = core.key(*args)
+        if key in seen:
+            continue
+        seen.add(key)
+        bounds = core.table_bounds(*args)
+        if bounds is not None and bounds[0] >= k:
+            at_least += 1
+        elif bounds is not None and bounds[1] < k:
+            below += 1
+    return len(seen), at_least, below
+
+
 def remove(path):
     try:
         os.remove(path)
