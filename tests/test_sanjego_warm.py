@@ -512,3 +512,18 @@ def test_a_bad_near_part_is_a_damaged_file(tmp_path):
     checkpoint.write_framed(path, warm.MAGIC, dict(header, near_part=3), bytes(entries))
     with pytest.raises(warm.WarmTableError, match="bad header"):
         warm.load(path, core_for(board, 1), ident)
+
+
+def test_bench_split_answers_a_leaf_whole_and_split():
+    r = bench("--board", "5x4", "--moves", "A1-B1 D1-C1", "--k", "2", "--table-mb", "4", script="bench_split.py")
+    assert r.returncode == 0, r.stderr
+    rows = [line.split() for line in r.stdout.splitlines() if not line.startswith("#")]
+    assert rows[0][:4] == ["whole:", "value", "<", "2,"]
+    assert rows[1][:3] == ["split:", "26", "children"] and rows[2][:5] == ["split", "with", "hints:", "26", "children"]
+    assert all(int(row[-4].replace(",", "")) > 0 for row in rows)
+
+
+@pytest.mark.parametrize("args", [["--board", "banana"], ["--moves", "A1-B1 A1-A2"], ["--k", "x"]])
+def test_bench_split_bad_input_exits_2_with_one_line(args):
+    r = bench(*args, script="bench_split.py")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
