@@ -75,12 +75,12 @@ static void make_symmetries(SJSolver *S)
  * lines, where zob[sym[s][cell]] spreads them over nsym (measured: see the README). */
 static inline size_t sym_keys_bytes(const SJSolver *S)
 {
-    return (size_t)2 * S->n * (S->n + 1) * 2 * 2 * SJ_MAX_SYMS * sizeof(uint64_t);
+    return (size_t)2 * S->n * (SJ_MAX_CELLS + 1) * 2 * 2 * SJ_MAX_SYMS * sizeof(uint64_t);
 }
 
 static inline const uint64_t *sym_keys(const SJSolver *S, int head, int cell, int height, int owner)
 {
-    return S->zsym + ((((size_t)head * S->n + cell) * (S->n + 1) + height) * 2 + owner) * 2 * SJ_MAX_SYMS;
+    return S->zsym + ((((size_t)head * S->n + cell) * (SJ_MAX_CELLS + 1) + height) * 2 + owner) * 2 * SJ_MAX_SYMS;
 }
 
 /* Fills S->zsym from zob, zhead and the symmetries (once they are known). */
@@ -90,7 +90,7 @@ static int make_sym_keys(SJSolver *S)
     if (!S->zsym) return 0;
     for (int head = 0; head < 2; head++)
         for (int c = 0; c < S->n; c++)
-            for (int k = 0; k <= S->n; k++)
+            for (int k = 0; k <= SJ_MAX_CELLS; k++) /* as zob: any height a position may hold */
                 for (int o = 0; o < 2; o++) {
                     uint64_t *z = (uint64_t *)sym_keys(S, head, c, k, o);
                     for (int s = 0; s < S->nsym; s++) {

@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from solver._sanjego import Core
 from solver.sanjego import Board, Position, reference
 from solver.sanjego.engine import Engine
 from solver.sanjego.position import EMPTY
@@ -346,3 +347,17 @@ def test_proxy_questions_round_trip(tmp_path):
     bad.write_text("4x4 | Z9-C2 | 2 | yes\n")
     r = subprocess.run(bench + [str(bad)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "bad.txt:1" in r.stderr
+
+
+def test_keys_of_towers_taller_than_the_board_has_pieces():
+    # A position handed to the core may hold any height up to 64: its keys are those of the
+    # same towers turned with the board, and another height gives another key.
+    core = Core(3, 3, table_bytes=1 << 20)
+    owners = [0, 1, 0, 1, 0, 1, 0, 1, 0]
+    for cell, height in ((0, 20), (8, 64), (4, 40)):
+        heights = [1] * 9
+        heights[cell] = height
+        mirror = [heights[3 * r + 2 - c] for r in range(3) for c in range(3)]
+        mirror_owners = [owners[3 * r + 2 - c] for r in range(3) for c in range(3)]
+        assert core.key(heights, owners, 0) == core.key(mirror, mirror_owners, 0)
+        assert core.key(heights, owners, 0) != core.key([h - (i == cell) for i, h in enumerate(heights)], owners, 0)

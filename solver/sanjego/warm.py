@@ -68,7 +68,7 @@ SAME_TABLES = {
     # largest_group stops once its answer cannot change the bounds, and is not called where
     # a pair that one move could stack already rules out a cut-off (the same bounds); and
     # sj_table_bounds reads an entry for status (outside the search)
-    "6775d9edbee86c72": ("62cab37ce0a4a168", "9453245bcb8a6aad", "64fc05d6a6b1968f", "82b167b7c74de62b",
+    "f7ef49481522d05e": ("62cab37ce0a4a168", "9453245bcb8a6aad", "64fc05d6a6b1968f", "82b167b7c74de62b",
                          "bfa0e3c76cb97dfe", "fa636a41a3d0fac8"),
 }
 
