@@ -44,6 +44,19 @@ def share_arg(text):
     return value
 
 
+def board_and_position(ap, board_text, moves, table_mb):
+    """(board, the position after the moves, core geometry, table bytes) for a benchmark's
+    arguments; a bad board or move, or a finished game, ends it with ap.error."""
+    try:
+        board = Board.parse(board_text)
+        position = replay(board, moves)[0] if moves else Position.start(board)
+    except SanJegoError as e:
+        ap.error(str(e))
+    if position.is_over():
+        ap.error("the game is over in that position")
+    return board, position, board.core_geometry(), int(table_mb * (1 << 20))
+
+
 def main():
     ap = ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--board", default="5x5")
@@ -57,14 +70,7 @@ def main():
     args = ap.parse_args()
     if any(not 0 <= w <= 31 for w in args.min_work):
         ap.error("--min-work: from 0 to 31")
-    try:
-        board = Board.parse(args.board)
-        position = replay(board, args.moves)[0] if args.moves else Position.start(board)
-    except SanJegoError as e:
-        ap.error(str(e))
-    if position.is_over():
-        ap.error("the game is over in that position")
-    geometry, table_bytes = board.core_geometry(), int(args.table_mb * (1 << 20))
+    board, position, geometry, table_bytes = board_and_position(ap, args.board, args.moves, args.table_mb)
 
     def fresh():
         return Core(measure="margin", table_bytes=table_bytes, **geometry)

@@ -21,10 +21,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from solver._sanjego import Core  # noqa: E402
 from solver.cli import ArgumentParser, table_mb_arg  # noqa: E402
 from solver.provenance import commit  # noqa: E402
-from solver.sanjego import Board, Position  # noqa: E402
-from solver.sanjego.errors import SanJegoError  # noqa: E402
-from solver.sanjego.notation import replay  # noqa: E402
 from solver.sanjego.parallel import RUN_AGE_WEIGHT, core_args, move_hint, prove  # noqa: E402
+from bench_resume import board_and_position  # noqa: E402  (this script's folder is on the path)
 
 
 def split(core, leaf, k, with_hints):
@@ -59,14 +57,7 @@ def main():
     ap.add_argument("--k", type=int, default=2, help='the question "value >= k?" (default 2)')
     ap.add_argument("--table-mb", type=table_mb_arg, default=64.0)
     args = ap.parse_args()
-    try:
-        board = Board.parse(args.board)
-        leaf = replay(board, args.moves)[0] if args.moves else Position.start(board)
-    except SanJegoError as e:
-        ap.error(str(e))
-    if leaf.is_over():
-        ap.error("the game is over in that position")
-    geometry, table_bytes = board.core_geometry(), int(args.table_mb * (1 << 20))
+    board, leaf, geometry, table_bytes = board_and_position(ap, args.board, args.moves, args.table_mb)
 
     def fresh():
         core = Core(measure="margin", table_bytes=table_bytes, **geometry)
