@@ -806,6 +806,15 @@ static int bank_now(const SJSolver *S, const SJPos *p)
 /* Bounds for a largest group of g (and x = bank_now(S, p), margin only). */
 static void bounds_with(const SJSolver *S, const SJPos *p, int x, int g, int *lo, int *hi);
 
+/* The players' tallest banked towers, counting x, the tower the side to move can bank at once. */
+static inline void banked_with_now(const SJPos *p, int x, int *b0, int *b1)
+{
+    *b0 = p->best[0][0];
+    *b1 = p->best[1][0];
+    if (p->side == 0 && x > *b0) *b0 = x;
+    if (p->side == 1 && x > *b1) *b1 = x;
+}
+
 /* sj_bounds, given x = bank_now(S, p) (margin only) and pair, the most pieces of two
  * neighbouring active towers. In a null window the largest group g is found only when it
  * could decide a cut-off: otherwise bounds with g at its most (all active towers in one
@@ -825,8 +834,8 @@ static void bounds(const SJSolver *S, const SJPos *p, int x, int pair, int alpha
     if (beta == alpha + 1 && S->measure == SJ_MARGIN && *lo != *hi) {
         /* The largest g that still decides the window: lo = b0' - max(b1, g) >= beta, or
          * hi = max(b0, g) - b1' <= alpha (b0', b1': the banked bests with x counted). */
-        int b0 = p->best[0][0], b1 = p->best[1][0];
-        int b0x = p->side == 0 && x > b0 ? x : b0, b1x = p->side == 1 && x > b1 ? x : b1;
+        int b0 = p->best[0][0], b1 = p->best[1][0], b0x, b1x;
+        banked_with_now(p, x, &b0x, &b1x);
         int t_lo = b1 <= b0x - beta ? b0x - beta : -1, t_hi = b0 <= alpha + b1x ? alpha + b1x : -1;
         limit = t_lo > t_hi ? t_lo : t_hi;
     }
@@ -838,8 +847,7 @@ static void bounds_with(const SJSolver *S, const SJPos *p, int x, int g, int *lo
     int b0 = p->best[0][0], b1 = p->best[1][0];
     int u0 = b0 > g ? b0 : g, u1 = b1 > g ? b1 : g;
     if (S->measure == SJ_MARGIN) {
-        if (p->side == 0 && x > b0) b0 = x;
-        if (p->side == 1 && x > b1) b1 = x;
+        banked_with_now(p, x, &b0, &b1);
         *lo = b0 - u1;
         *hi = u0 - b1;
         return;

@@ -74,7 +74,8 @@ def main():
     for label, with_hints in (("split:", False), ("split with hints:", True)):
         t = time.perf_counter()
         children, against, nodes = split(fresh(), leaf, args.k, with_hints)
-        print(f"{label:<18} {children} children asked{' (the last settles the leaf)' if against else ''}, {nodes:>14,} nodes "
+        settles = " (the last settles the leaf)" if against else ""
+        print(f"{label:<18} {children} children asked{settles}, {nodes:>14,} nodes "
               f"{time.perf_counter() - t:8.1f} s", flush=True)
 
 

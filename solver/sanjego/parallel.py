@@ -825,8 +825,9 @@ class ParallelProof:
 
     def stopped_progress(self):
         """For each sub-proof stopped in flight whose costly subtrees the run keeps, and whose
-        answer can still change the root's, how far its search had come one ply below its leaf (see subtrees.settled_children): a list of
-        {"moves", "k", "nodes", "children", "at_least", "below"}. Raises SubtreesError."""
+        answer can still change the root's, how far its search had come one ply below its leaf
+        (see subtrees.settled_children): a list of {"moves", "k", "nodes", "children",
+        "at_least", "below"}. Raises SubtreesError."""
         path = os.path.join(self.run.path, subtrees.FILE_NAME)
         if not os.path.exists(path):
             return []
