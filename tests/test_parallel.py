@@ -1020,3 +1020,24 @@ def test_each_thread_of_a_worker_process_searches_with_a_core_of_its_own_on_one_
     n = b.nodes
     b.search(p.heights, p.core_owners, p.side, 1, 2)
     assert b.nodes - n > 1
+
+
+def test_question_progress_names_a_symmetric_lead_and_its_reply_as_played(tmp_path):
+    # On 6x6 status said "C5-C4 C4-D4 (the reply searched first)": the lead named by a later
+    # symmetric copy of D2-D3 (searched first by the moves it decided elsewhere), the reply
+    # in D2-D3's frame. Both are now named as the root move list names them.
+    from solver.sanjego.notation import replay
+    k = 1
+    board, run, proof = _run_of_4x3(tmp_path)
+    root = proof.root
+    i = next(i for i, c in enumerate(root.children) if root.children.index(c) < i)  # a later copy
+    lead = root.children[i]
+    memo = proof.intervals()
+    deciding = proof.deciding_moves(k, memo)
+    deciding[root.position.side, root.moves[i]] = 10 ** 6  # makes the later copy the one searched first
+    reply = lead.children[proof._first_open(lead, deciding, k, memo)]
+    _refutation_begun(proof, reply, k, 10 ** 9, 2 * 10 ** 9)
+    u = proof.question_progress(k, proof.intervals(), deciding)
+    assert u["lead"] == format_moves(board, [root.moves[root.children.index(lead)]])
+    assert u["lead"] == next(e["move"] for e, c in zip(proof.summary()["root_moves"], root.children) if c is lead)
+    assert replay(board, f"{u['lead']} {u['reply']['move']}")[0].canonical_key() == reply.key

@@ -656,14 +656,16 @@ class ParallelProof:
         for i in self._search_order(root, deciding, k, memo):
             lead = root.children[i]
             if not self._settled_against_mover(root, lead, k, memo):
-                out["lead"] = format_moves(self.board, [root.moves[i]])
+                # Symmetric moves share a node: named as the first of them, as the list of root moves does.
+                first = next(m for m, c in zip(root.moves, root.children) if c is lead)
+                out["lead"] = format_moves(self.board, [first])
                 if lead.children is not None:  # else a leaf: one sub-proof, no replies to count
                     out.update(self._replies_settled(root, lead, k, memo), **self._reply_costs(root, lead, k, memo))
                     j = self._first_open_split(lead, deciding, k, memo)
                     if j is not None:
                         # The reply that would refute the lead, if one does: all its children must go its way.
                         reply = lead.children[j]
-                        out["reply"] = dict(move=format_moves(self.board, [lead.moves[j]]),
+                        out["reply"] = dict(move=self._reply_name(first, reply),
                                             **self._replies_settled(lead, reply, k, memo),
                                             **self._reply_costs(lead, reply, k, memo))
                 break
@@ -688,6 +690,13 @@ class ParallelProof:
         """_first_open(...) when that child has been split (has children of its own), else None."""
         j = self._first_open(node, deciding, k, memo) if node.children is not None else None
         return j if j is not None and node.children[j].children is not None else None
+
+    def _reply_name(self, first, reply):
+        """The reply of node `reply` as played after the root move `first`: symmetric first moves
+        share a node, whose moves are in the frame of only one of them."""
+        after = self.root.position.play(first)
+        name = next(m for m in after.legal_moves() if after.play(m).canonical_key() == reply.key)
+        return format_moves(self.board, [name])
 
     def _reply_costs(self, root, lead, k, memo):
         """Nodes that ">= k" has cost so far under the lead's replies settled for the root's
@@ -787,10 +796,8 @@ class ParallelProof:
                 for entry, first, move in zip(out["root_moves"], self.root.moves, self.root.children):
                     j = self._first_open_split(move, deciding, k, memo)
                     if j is not None:
-                        # Symmetric first moves share a node: name the reply as played after this one.
-                        reply, after = move.children[j], self.root.position.play(first)
-                        name = next(m for m in after.legal_moves() if after.play(m).canonical_key() == reply.key)
-                        entry["reply"] = dict(move=format_moves(self.board, [name]),
+                        reply = move.children[j]
+                        entry["reply"] = dict(move=self._reply_name(first, reply),
                                               **self._replies_settled(move, reply, k, memo),
                                               **self._reply_costs(move, reply, k, memo))
         return out
