@@ -31,7 +31,7 @@ from solver.sanjego.parallel import prove  # noqa: E402
 def search(core, position, k, limit=None):
     """Nodes of the core's search "value >= k?", stopped after `limit` nodes if given (by
     the runs' own worker task)."""
-    return prove(None, position.heights, position.core_owners, position.side, k, limit, core=core)[1]
+    return prove(None, *position.core_args, k, limit, core=core)[1]
 
 
 def share_arg(text):

@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from solver._sanjego import Core  # noqa: E402
 from solver.cli import ArgumentParser, table_mb_arg  # noqa: E402
 from solver.provenance import commit  # noqa: E402
-from solver.sanjego.parallel import RUN_AGE_WEIGHT, core_args, move_hint, prove  # noqa: E402
+from solver.sanjego.parallel import RUN_AGE_WEIGHT, move_hint, prove  # noqa: E402
 from bench_resume import board_and_position  # noqa: E402  (this script's folder is on the path)
 
 
@@ -31,7 +31,7 @@ def split(core, leaf, k, with_hints):
     settled, seen, against, nodes = collections.Counter(), set(), 0, 0
     for move in leaf.legal_moves():
         child = leaf.play(move)
-        key = core.key(*core_args(child))
+        key = core.key(*child.core_args)
         if key in seen:
             continue
         seen.add(key)
@@ -39,7 +39,7 @@ def split(core, leaf, k, with_hints):
         if with_hints and settled:
             legal = set(child.legal_moves())
             hints = [move_hint(child, m) for m, _ in settled.most_common() if m in legal][:1]
-        v, n, _, best = prove(None, *core_args(child), k, hints=hints, core=core)
+        v, n, _, best = prove(None, *child.core_args, k, hints=hints, core=core)
         nodes += n
         if (v >= k) == (child.side == 0):
             if best is not None:
@@ -68,7 +68,7 @@ def main():
     print(f"# commit {commit()}, {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} cores, "
           f"one core, table {args.table_mb:g} MB, question >= {args.k}")
     t = time.perf_counter()
-    v, nodes, _, _ = prove(None, *core_args(leaf), args.k, core=fresh())
+    v, nodes, _, _ = prove(None, *leaf.core_args, args.k, core=fresh())
     answer = f">= {args.k}" if v >= args.k else f"< {args.k}"
     print(f"whole:             value {answer}, {nodes:>14,} nodes {time.perf_counter() - t:8.1f} s", flush=True)
     for label, with_hints in (("split:", False), ("split with hints:", True)):

@@ -562,7 +562,7 @@ def test_a_waiting_run_sees_the_nodes_of_its_sub_proofs_in_flight():
     engine = Engine(board, "margin", table_mb=16)
     config = (board.core_geometry(), "margin", 16 << 20, None, False)
     pool = LocalPool(1, config)
-    future = pool.submit(config, p.heights, p.core_owners, p.side, 3)
+    future = pool.submit(config, *p.core_args, 3)
     seen, done = [], set()
     while not done:
         done = pool.wait([future], timeout=0.01)
@@ -828,7 +828,7 @@ def test_local_pool_drops_a_sub_proof_on_request():
     p = Position.start(board)
     config = (board.core_geometry(), "margin", 16 << 20, None, False)
     pool = LocalPool(1, config)
-    future = pool.submit(config, p.heights, p.core_owners, p.side, 3)  # some 10^8 nodes
+    future = pool.submit(config, *p.core_args, 3)  # some 10^8 nodes
     while pool.live_nodes() == 0:
         time.sleep(0.01)
     pool.drop(future)
@@ -931,18 +931,18 @@ def test_a_hint_that_settles_the_leaf_answers_it_and_one_that_fails_changes_noth
         for hint, settles in ((good, True), (bad, False)):
             child = p.play(hint)
             core = _new_core(config)
-            r, nodes, _, move = prove(config, p.heights, p.core_owners, p.side, k, None,
-                                      [(hint, child.heights, child.core_owners, child.side)], core=core)
+            r, nodes, _, move = prove(config, *p.core_args, k, None,
+                                      [(hint, *child.core_args)], core=core)
             assert mover_wins(r, k)
             if settles:
                 assert move == hint
                 alone = _new_core(config)
-                alone.search(child.heights, child.core_owners, child.side, k - 1, k)
+                alone.search(*child.core_args, k - 1, k)
                 assert nodes == alone.nodes  # the hint's search and nothing else
             else:
                 assert isinstance(move, tuple) and mover_wins(children[move], k)
         # where the mover loses the question, a hint cannot settle it either
-        r, _, _, _ = prove(config, p.heights, p.core_owners, p.side, k + (1 if p.side == 0 else -1), None,
+        r, _, _, _ = prove(config, *p.core_args, k + (1 if p.side == 0 else -1), None,
                            [move_hint(p, good)], core=_new_core(config))
         assert not mover_wins(r, k + (1 if p.side == 0 else -1))
 
@@ -1005,7 +1005,7 @@ def test_each_thread_of_a_worker_process_searches_with_a_core_of_its_own_on_one_
 
     def work(name):
         cores[name] = (parallel._get_core(config), parallel._get_core(config))
-        results[name] = parallel.prove(config, p.heights, p.core_owners, p.side, 2)[0]
+        results[name] = parallel.prove(config, *p.core_args, 2)[0]
 
     threads = [threading.Thread(target=work, args=(n,)) for n in range(2)]
     for t in threads:
@@ -1018,7 +1018,7 @@ def test_each_thread_of_a_worker_process_searches_with_a_core_of_its_own_on_one_
     assert results[0] == results[1] >= 2
     a.clear()  # one table: what one thread stored, the other finds gone
     n = b.nodes
-    b.search(p.heights, p.core_owners, p.side, 1, 2)
+    b.search(*p.core_args, 1, 2)
     assert b.nodes - n > 1
 
 

@@ -57,13 +57,13 @@ def test_core_solve_asks_as_the_policy_does():
     p = Position.start(board)
     geometry = board.core_geometry()
     one, other = Core(measure="margin", table_bytes=1 << 22, **geometry), Core(measure="margin", table_bytes=1 << 22, **geometry)
-    value = one.solve(p.heights, p.core_owners, p.side)
-    lo, hi = other.bounds(p.heights, p.core_owners, p.side)
+    value = one.solve(*p.core_args)
+    lo, hi = other.bounds(*p.core_args)
     questions = []
 
     def search(k):
         questions.append(k)
-        return other.search(p.heights, p.core_owners, p.side, k - 1, k)
+        return other.search(*p.core_args, k - 1, k)
 
     assert probes.solve(search, lo, hi) == value == 2
     assert questions == [1, 2, 3] and one.nodes == other.nodes

@@ -43,7 +43,7 @@ def test_aging_keeps_recent_entries_and_the_same_values():
     values, old_share = [], []
     for weight in (0, 3):
         core = core_for(board, 1, age_weight=weight, age_shift=12)
-        values.append(core.solve(start.heights, start.core_owners, start.side))
+        values.append(core.solve(*start.core_args))
         now = core.clock >> core.age_shift
         assert core.clock >= core.nodes - 4096 and now > 100  # a clock tick every 2^12 nodes
         ages = (now - generations(core)) % 256
@@ -57,7 +57,7 @@ def test_cores_sharing_a_table_share_its_clock():
     start = Position.start(board)
     owner = core_for(board)
     worker = Core(0, 0, share=owner)
-    worker.solve(start.heights, start.core_owners, start.side)
+    worker.solve(*start.core_args)
     assert owner.clock == worker.clock >= worker.nodes - 4096 > 0
     assert owner.nodes == 0
 
@@ -66,7 +66,7 @@ def test_imported_entries_are_of_the_importing_tables_generation():
     board = Board.parse("5x4")
     start = Position.start(board)
     old = core_for(board, age_shift=12)
-    old.solve(start.heights, start.core_owners, start.side)
+    old.solve(*start.core_args)
     assert len(set(generations(old))) > 1
     fresh = core_for(board, age_shift=12)
     assert fresh.table_import(old.table_export(0), old.table_buckets, old.near_part) > 0

@@ -25,7 +25,7 @@ def core_for(board, table_mb=16, seed=None):
 
 
 def search(core, p, k, budget=None):
-    return prove(None, p.heights, p.core_owners, p.side, k, budget, core=core)[:2]
+    return prove(None, *p.core_args, k, budget, core=core)[:2]
 
 
 def test_a_stopped_search_leaves_subtrees_that_any_core_can_use():
@@ -52,7 +52,7 @@ def test_a_full_book_keeps_the_costliest():
     core = core_for(board, 1)
     core.book_start(0, 50)
     start = Position.start(board)
-    core.solve(start.heights, start.core_owners, start.side)
+    core.solve(*start.core_args)
     entries = core.book_take()
     works = [entries[i + SIZE - 1] for i in range(0, len(entries), SIZE)]
     assert 0 < len(works) <= 50 and min(works) > 0
@@ -64,7 +64,7 @@ def test_entries_that_are_not_positions_of_the_board_are_skipped():
     core = core_for(board)
     core.book_start(4, 1 << 12)
     start = Position.start(board)
-    core.solve(start.heights, start.core_owners, start.side)
+    core.solve(*start.core_args)
     entries = core.book_take()
     n = len(entries) // SIZE
     assert core.book_put(entries) == n
@@ -228,7 +228,7 @@ def test_the_file_keeps_only_open_questions_and_a_solved_run_deletes_it(tmp_path
     proof = ParallelProof(Engine(board, table_mb=1), start, [], 1, run_dir=str(run), workers=1, table_mb=1)
     core = core_for(board, 1)
     core.book_start(0, 1 << 10)
-    core.solve(start.heights, start.core_owners, start.side)
+    core.solve(*start.core_args)
     entries = core.book_take()[:SIZE]
     leaf = proof.leaves[0].key
     memo = {proof.root.key: (-16, 16), leaf: (-16, 16)}
@@ -389,7 +389,7 @@ def test_settled_children_are_read_from_the_entries_and_agree_with_the_values():
             search(recorder, leaf, k)
         entries = recorder.book_take()
         lookup = core_for(board, 1)
-        distinct = {lookup.key(c.heights, c.core_owners, c.side): c for c in map(leaf.play, leaf.legal_moves())}
+        distinct = {lookup.key(*c.core_args): c for c in map(leaf.play, leaf.legal_moves())}
         values = [engine.value(c) for c in distinct.values()]
         assert subtrees.settled_children(lookup, leaf, value + 1, entries) == (len(distinct), 0, len(distinct))
         children, at_least, below = subtrees.settled_children(lookup, leaf, value, entries)

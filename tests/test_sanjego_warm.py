@@ -24,7 +24,7 @@ def core_for(board, table_mb, seed=None):
 
 def solve(core, p):
     n0 = core.nodes
-    return core.solve(p.heights, p.core_owners, p.side), core.nodes - n0
+    return core.solve(*p.core_args), core.nodes - n0
 
 
 def test_exported_entries_answer_a_fresh_table_of_any_size():

@@ -208,7 +208,7 @@ def test_static_bounds_hold_the_value(size, measure):
             theirs = [c for c in range(board.cells) if p.heights[c] and p.owners[c] == 1]
             if mine and theirs:
                 p, engine = p.with_heads([rng.choice(mine), rng.choice(theirs)]), heads
-        lo, hi = engine.core.bounds(p.heights, p.core_owners, p.side)
+        lo, hi = engine.core.bounds(*p.core_args)
         assert lo <= reference.solve(p, measure) <= hi, (size, p.key())
 
 

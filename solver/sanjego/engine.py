@@ -93,7 +93,7 @@ class Engine:
         """Exact value of the position (first player's view)."""
         self._check(position)
         t0 = time.perf_counter()
-        args = (position.heights, position.core_owners, position.side)
+        args = position.core_args
         try:
             if self.margin_core is None:
                 return self.core.solve(*args)
@@ -107,7 +107,7 @@ class Engine:
     def at_least(self, position, k):
         """True when the value is >= k (one null-window search)."""
         self._check(position)
-        return self.core.search(position.heights, position.core_owners, position.side, k - 1, k) >= k
+        return self.core.search(*position.core_args, k - 1, k) >= k
 
     def analyse(self, position):
         """[(move, value)] for every legal move, best for the side to move first."""
@@ -151,7 +151,7 @@ class Engine:
 
     def perft(self, position, depth):
         self._check(position)
-        return self.core.perft(position.heights, position.core_owners, position.side, depth)
+        return self.core.perft(*position.core_args, depth)
 
 
 __all__ = ["Engine", "MEASURES"]

@@ -178,14 +178,9 @@ def prove(config, heights, owners, side, k, budget=None, hints=(), core=None):
     return v, core.nodes - n0, time.perf_counter() - t0, move
 
 
-def core_args(position):
-    """(heights, owners, side): a position as prove takes it."""
-    return position.heights, position.core_owners, position.side
-
-
 def move_hint(position, move):
     """One of prove's hints: the move with the position it leads to."""
-    return (move, *core_args(position.play(move)))
+    return (move, *position.play(move).core_args)
 
 
 def _favours_mover(node, key, k, memo):
@@ -505,7 +500,7 @@ class ParallelProof:
 
     def _static_bounds(self, leaf):
         p = leaf.position
-        self.bounds[leaf.key] = list(self.engine.core.bounds(p.heights, p.core_owners, p.side))
+        self.bounds[leaf.key] = list(self.engine.core.bounds(*p.core_args))
 
     def _apply(self, record):
         if "split" in record:
@@ -913,7 +908,7 @@ class ParallelProof:
                     hints = self._hints(leaf, k, deciding)
                     if hints:
                         self.hinted[leaf.key, k] = [format_move(self.board, h[0]) for h in hints]
-                    inflight[pool.submit(self.config, *core_args(leaf.position), k, self.split_nodes,
+                    inflight[pool.submit(self.config, *leaf.position.core_args, k, self.split_nodes,
                                          hints, tag=(leaf.key, k))] = (leaf.key, k)
                 if not inflight:
                     raise RuntimeError("internal error: undecided root with no work left")

@@ -67,6 +67,11 @@ class Position:
             owners[c] |= 2
         return tuple(owners)
 
+    @property
+    def core_args(self):
+        """(heights, owners, side): the position as the C core's calls take it."""
+        return self.heights, self.core_owners, self.side
+
     def moves_of(self, player):
         h, o, nbs, heads = self.heights, self.owners, self.board.neighbours, self.heads
         return [(f, t) for f in range(self.board.cells) if o[f] == player

@@ -141,7 +141,7 @@ def settled_children(core, position, k, entries):
     seen, at_least, below = set(), 0, 0
     for move in position.legal_moves():
         child = position.play(move)
-        args = (child.heights, child.core_owners, child.side)
+        args = child.core_args
         key = core.key(*args)
         if key in seen:
             continue

@@ -26,7 +26,7 @@ import time
 
 from ..checkpoint import CheckpointError, RunDir, read_checked_json
 from . import subtrees, warm
-from .parallel import INTERRUPTED, PROGRESS_SECONDS, DaskPool, LocalPool, SavesOnTheWay, core_args, move_hint
+from .parallel import INTERRUPTED, PROGRESS_SECONDS, DaskPool, LocalPool, SavesOnTheWay, move_hint
 from .board import board_spec
 from .notation import format_move, format_moves, parse_move
 from .results import VERIFY_SEED
@@ -109,7 +109,7 @@ class Verification:
             if lo < at_least:
                 raise CheckpointError(f"{run_dir}: the run has proven value >= {lo:+d}, not >= {at_least:+d}")
             p = proof.root.position
-            ruled, _ = proof.engine.core.bounds(p.heights, p.core_owners, p.side)
+            ruled, _ = proof.engine.core.bounds(*p.core_args)
             if at_least <= ruled:
                 raise CheckpointError(f"value >= {at_least:+d} needs no verification: the rules alone "
                                       f"give value >= {ruled:+d}")
@@ -293,7 +293,7 @@ class Verification:
                 while todo and len(inflight) < (pool.workers if self.scheduler else self.workers):
                     leaf, k, expected = todo.pop(0)
                     hints = self._witness(leaf, k, expected)
-                    future = pool.submit(self.config, *core_args(leaf.position), k, None, hints, tag=(leaf.key, k))
+                    future = pool.submit(self.config, *leaf.position.core_args, k, None, hints, tag=(leaf.key, k))
                     inflight[future] = (leaf, k, expected, hints)
                 if self.progress:
                     self.live_nodes = pool.live_nodes()
@@ -369,7 +369,7 @@ def static_answer(proof, leaf, k, at_least):
     """Whether the core's static bounds (from the rules alone, no table) already answer
     the question, so that it needs no search."""
     p = leaf.position
-    lo, hi = proof.engine.core.bounds(p.heights, p.core_owners, p.side)
+    lo, hi = proof.engine.core.bounds(*p.core_args)
     return lo >= k if at_least else hi < k
 
 

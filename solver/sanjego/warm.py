@@ -93,7 +93,7 @@ def fingerprint(core, position, playouts=8, seed=20261202):
     for _ in range(playouts):
         p = position
         while True:
-            for k in core.key(p.heights, p.core_owners, p.side):
+            for k in core.key(*p.core_args):
                 digest.update(k.to_bytes(8, "little"))
             moves = p.legal_moves()
             if not moves:
