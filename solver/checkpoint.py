@@ -227,6 +227,22 @@ class RunDir:
                                   f"of it is still going); stop that one first") from None
         self._claim = fd
 
+    def in_use(self):
+        """Whether another process holds claim() now (a live run or verification)."""
+        if fcntl is None or self._claim is not None:
+            return False
+        try:
+            fd = os.open(self.manifest_path, os.O_RDONLY)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            return False
+        except OSError:
+            return True
+        finally:
+            os.close(fd)
+
     def release(self):
         if self._claim is not None:
             os.close(self._claim)  # closing the descriptor drops the lock

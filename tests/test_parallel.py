@@ -297,8 +297,10 @@ def test_a_run_or_verification_in_use_by_another_process_is_refused(tmp_path):
         status = subprocess.run([sys.executable, "-m", "solver", "sanjego", "status", str(run), "--json"],
                                 capture_output=True, text=True, timeout=300)
         assert status.returncode == 0 and json.loads(status.stdout)["bounds"] == [value, value]
+        assert json.loads(status.stdout)["live"] is True and not live.in_use()  # only others' claims count
     finally:
         live.release()
+    assert not RunDir(run).in_use()
     r = subprocess.run(resume, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0 and json.loads(r.stdout)["value"] == value
     assert verify_cmd(run).returncode == 0
@@ -307,6 +309,9 @@ def test_a_run_or_verification_in_use_by_another_process_is_refused(tmp_path):
     try:
         r = verify_cmd(run)
         assert r.returncode == 2 and "in use" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+        status = subprocess.run([sys.executable, "-m", "solver", "sanjego", "status", str(run), "--json"],
+                                capture_output=True, text=True, timeout=300)
+        assert (json.loads(status.stdout)["live"], json.loads(status.stdout)["verify_live"]) == (False, True)
     finally:
         live.release()
     assert verify_cmd(run).returncode == 0

@@ -424,6 +424,17 @@ def test_status_says_how_far_each_stopped_sub_proof_had_come(tmp_path):
             f"{expected[2]} proven < +1 and {expected[1]} proven >= +1") in r.stdout
     r = subprocess.run([sys.executable, "-m", "solver", "sanjego", "status", str(run), "--json"],
                        capture_output=True, text=True, timeout=120)
-    assert json.loads(r.stdout)["stopped_subproofs"] == [
+    out = json.loads(r.stdout)
+    assert out["stopped_subproofs"] == [
         {"moves": moves, "k": 1, "nodes": 0, "children": expected[0], "at_least": expected[1],
          "below": expected[2]}]
+    assert out["live"] is False
+    # While a run writes the directory, the file holds its work in flight, saved as it goes
+    # (the 6x6 run's status said "stopped at 0.0 x 10^9 nodes" of two sub-proofs in flight).
+    from solver.checkpoint import RunDir
+    with RunDir(run).claimed():
+        r = subprocess.run([sys.executable, "-m", "solver", "sanjego", "status", str(run)],
+                           capture_output=True, text=True, timeout=120)
+    assert "costly subtrees of sub-proofs in flight or stopped (commit them with the journal)" in r.stdout
+    assert f"  {moves}, \">= +1\", 0.0 x 10^9 nodes journaled (its nodes in flight are not): of its " in r.stdout
+    assert "stopped at" not in r.stdout

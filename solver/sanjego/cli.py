@@ -417,6 +417,8 @@ def cmd_status(args):
     if verified and "value" not in verified:
         out["verified_bound"] = verified  # "value >= at_least", not the value
     out["verify_journal"] = answered
+    # Whether a run (a verification) writes the directory now: its work in flight is saved as it goes.
+    out["live"], out["verify_live"] = run.in_use(), RunDir(os.path.join(args.run, "verify")).in_use()
     try:
         out["warm_table"] = warm.describe(os.path.join(args.run, warm.FILE_NAME))
     except warm.WarmTableError as e:
@@ -493,12 +495,16 @@ def cmd_status(args):
         if c and "error" in c:
             print(f"costly subtrees of {what}: not usable ({c['error']})")
         elif c:
+            if out["verify_live" if key.startswith("verify") else "live"]:
+                what = what.replace("stopped ", "") + " in flight or stopped"
             print(f"costly subtrees of {what} (commit them with the journal): {c['positions']:,} positions "
                   f"of {c['subproofs']} {'question' if key.startswith('verify') else 'sub-proof'}(s) "
                   f"({c['bytes'] / 2 ** 10:.1f} KB)")
     for p in out["stopped_subproofs"]:
         k = format_value(p["k"], measure)
-        print(f"  {p['moves']}, \">= {k}\", stopped at {p['nodes'] / 1e9:.1f} x 10^9 nodes: of its {p['children']} "
+        when = (f"{p['nodes'] / 1e9:.1f} x 10^9 nodes journaled (its nodes in flight are not)" if out["live"] else
+                f"stopped at {p['nodes'] / 1e9:.1f} x 10^9 nodes")
+        print(f"  {p['moves']}, \">= {k}\", {when}: of its {p['children']} "
               f"distinct moves, at least {p['below']} proven < {k} and {p['at_least']} proven >= {k}")
     for m in out.get("root_moves", []):
         a, b = m["bounds"]
