@@ -54,14 +54,36 @@ def final_score(position):
     return f"{position.tallest(0)}-{position.tallest(1)}"
 
 
+PROGRESS_SECONDS = 60.0
+
+
+def show_progress(engine, log, what, every=None):
+    """Logs `what` with the engine's nodes since now, at most once every `every` seconds
+    (a solve, its verification or the table can each take an hour on the bigger boards)."""
+    every = PROGRESS_SECONDS if every is None else every
+    t0 = last = time.perf_counter()
+    n0 = engine.nodes
+
+    def callback(nodes):
+        nonlocal last
+        now = time.perf_counter()
+        if now - last >= every:
+            last = now
+            log(f"{what}: {nodes - n0:,} nodes, {(nodes - n0) / (now - t0) / 1e6:.2f} M nodes/s")
+
+    engine.set_progress(callback)
+
+
 def record_measure(board, measure, table_depth, table_mb, out_dir, log=print):
     start = Position.start(board)
     engine = Engine(board, measure, table_mb=table_mb)
+    show_progress(engine, log, f"{board} {measure}: solving")
     t0 = time.perf_counter()
     value = engine.value(start)
     wall, nodes = time.perf_counter() - t0, engine.nodes
     log(f"{board} {measure}: {value} ({nodes} nodes, {wall:.1f} s); verifying")
     check = Engine(board, measure, table_mb=table_mb, seed=VERIFY_SEED, symmetry=False)
+    show_progress(check, log, f"{board} {measure}: verifying (other keys, no symmetry)")
     t1 = time.perf_counter()
     verified = check.value(start)
     verify = {"seed": VERIFY_SEED, "symmetry": False, "nodes": check.nodes,
@@ -69,8 +91,16 @@ def record_measure(board, measure, table_depth, table_mb, out_dir, log=print):
     if verified != value:
         raise RuntimeError(f"{board} {measure}: second run gives {verified}, first {value}")
     del check
+    log(f"{board} {measure}: verified ({verify['nodes']} nodes, {verify['wall_seconds']:.1f} s); the line")
+    show_progress(engine, log, f"{board} {measure}: the line")
     line, final = engine.line(start, value)
-    table = [(p, v, v) for p in positions_to_depth(start, table_depth) for v in [engine.value(p)]]
+    table = []
+    positions = positions_to_depth(start, table_depth)
+    for i, p in enumerate(positions):
+        show_progress(engine, log, f"{board} {measure}: table position {i + 1} of {len(positions)}")
+        v = engine.value(p)
+        table.append((p, v, v))
+    engine.set_progress(None)
     table += line_positions(start, line, value)
     name = f"{board}-{measure}.sjt"
     count = write_positions(os.path.join(out_dir, name), board, measure, table,
