@@ -152,8 +152,8 @@ class NodeProgress(Progress):
     """Progress counted in searched nodes. `engine` is any object with `nodes` and
     `set_progress(callback)`."""
 
-    def __init__(self, engine, quiet, label):
-        super().__init__(quiet, label, "node", unit_scale=True)
+    def __init__(self, engine, quiet, label, every=60.0):
+        super().__init__(quiet, label, "node", unit_scale=True, every=every)
         self.engine, self.base, self.start = engine, engine.nodes, time.monotonic()
         if self.bar is not None or self.log:
             engine.set_progress(self.update)

@@ -490,16 +490,16 @@ def cmd_status(args):
         use = "for `record --from-run`'s line" if out["finished"] else "for the next session"
         print(f"warm table {use}: {w['entries']:,} entries of at least {4 ** w['min_work']:,} "
               f"nodes ({w['bytes'] / 2 ** 20:.1f} MB)")
-    for key, what in (("costly_subtrees", "stopped sub-proofs"), ("verify_costly_subtrees", "stopped verification questions")):
+    for key, live, things, thing in (("costly_subtrees", "live", "sub-proofs", "sub-proof"),
+                                     ("verify_costly_subtrees", "verify_live", "verification questions", "question")):
+        # While a run (verification) writes the directory, the file holds its work in flight too.
+        what = f"{things} in flight or stopped" if out[live] else f"stopped {things}"
         c = out[key]
         if c and "error" in c:
             print(f"costly subtrees of {what}: not usable ({c['error']})")
         elif c:
-            if out["verify_live" if key.startswith("verify") else "live"]:
-                what = what.replace("stopped ", "") + " in flight or stopped"
             print(f"costly subtrees of {what} (commit them with the journal): {c['positions']:,} positions "
-                  f"of {c['subproofs']} {'question' if key.startswith('verify') else 'sub-proof'}(s) "
-                  f"({c['bytes'] / 2 ** 10:.1f} KB)")
+                  f"of {c['subproofs']} {thing}(s) ({c['bytes'] / 2 ** 10:.1f} KB)")
     for p in out["stopped_subproofs"]:
         k = format_value(p["k"], measure)
         when = (f"{p['nodes'] / 1e9:.1f} x 10^9 nodes journaled (its nodes in flight are not)" if out["live"] else
@@ -798,10 +798,11 @@ def cmd_record(args):
         print(msg if tty else f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
     from ..checkpoint import CheckpointError
-    from ..cli import UsageError
+    from ..cli import NodeProgress, UsageError
     try:
         record = record_board(args.board, measures, args.table_depth, args.table_mb, args.out or DEFAULT_DIR,
-                              log, from_run=args.from_run)
+                              log, from_run=args.from_run,
+                              progress=lambda engine, label: NodeProgress(engine, False, label))
     except (CheckpointError, RuntimeError, OSError) as e:
         raise UsageError(str(e)) from None
     if "at_least" in record:

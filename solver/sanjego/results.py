@@ -6,6 +6,7 @@ keys and no symmetry reduction, so a hash collision would have to strike twice
 the same way to go unnoticed; a mismatch stops the recording.
 """
 
+import contextlib
 import json
 import os
 import shlex
@@ -54,53 +55,36 @@ def final_score(position):
     return f"{position.tallest(0)}-{position.tallest(1)}"
 
 
-PROGRESS_SECONDS = 60.0
-
-
-def show_progress(engine, log, what, every=None):
-    """Logs `what` with the engine's nodes since now, at most once every `every` seconds
-    (a solve, its verification or the table can each take an hour on the bigger boards)."""
-    every = PROGRESS_SECONDS if every is None else every
-    t0 = last = time.perf_counter()
-    n0 = engine.nodes
-
-    def callback(nodes):
-        nonlocal last
-        now = time.perf_counter()
-        if now - last >= every:
-            last = now
-            log(f"{what}: {nodes - n0:,} nodes, {(nodes - n0) / (now - t0) / 1e6:.2f} M nodes/s")
-
-    engine.set_progress(callback)
-
-
-def record_measure(board, measure, table_depth, table_mb, out_dir, log=print):
+def record_measure(board, measure, table_depth, table_mb, out_dir, log=print, progress=None):
+    """One measure's record. progress(engine, label): a context manager that shows that
+    engine's search while it is open (cli.NodeProgress), or None for none: a solve, its
+    verification or the table can each take an hour on the bigger boards."""
+    watch = progress or (lambda engine, label: contextlib.nullcontext())
     start = Position.start(board)
     engine = Engine(board, measure, table_mb=table_mb)
-    show_progress(engine, log, f"{board} {measure}: solving")
     t0 = time.perf_counter()
-    value = engine.value(start)
+    with watch(engine, f"{board} {measure}: solving"):
+        value = engine.value(start)
     wall, nodes = time.perf_counter() - t0, engine.nodes
     log(f"{board} {measure}: {value} ({nodes} nodes, {wall:.1f} s); verifying")
     check = Engine(board, measure, table_mb=table_mb, seed=VERIFY_SEED, symmetry=False)
-    show_progress(check, log, f"{board} {measure}: verifying (other keys, no symmetry)")
     t1 = time.perf_counter()
-    verified = check.value(start)
+    with watch(check, f"{board} {measure}: verifying (other keys, no symmetry)"):
+        verified = check.value(start)
     verify = {"seed": VERIFY_SEED, "symmetry": False, "nodes": check.nodes,
               "wall_seconds": round(time.perf_counter() - t1, 3)}
     if verified != value:
         raise RuntimeError(f"{board} {measure}: second run gives {verified}, first {value}")
     del check
     log(f"{board} {measure}: verified ({verify['nodes']} nodes, {verify['wall_seconds']:.1f} s); the line")
-    show_progress(engine, log, f"{board} {measure}: the line")
-    line, final = engine.line(start, value)
+    with watch(engine, f"{board} {measure}: the line"):
+        line, final = engine.line(start, value)
     table = []
     positions = positions_to_depth(start, table_depth)
     for i, p in enumerate(positions):
-        show_progress(engine, log, f"{board} {measure}: table position {i + 1} of {len(positions)}")
-        v = engine.value(p)
+        with watch(engine, f"{board} {measure}: table position {i + 1} of {len(positions)}"):
+            v = engine.value(p)
         table.append((p, v, v))
-    engine.set_progress(None)
     table += line_positions(start, line, value)
     name = f"{board}-{measure}.sjt"
     count = write_positions(os.path.join(out_dir, name), board, measure, table,
@@ -361,7 +345,8 @@ def record_bound(board, run_dir, out_dir=DEFAULT_DIR):
     return record
 
 
-def record_board(board, measures, table_depth, table_mb, out_dir=DEFAULT_DIR, log=print, from_run=None):
+def record_board(board, measures, table_depth, table_mb, out_dir=DEFAULT_DIR, log=print, from_run=None,
+                 progress=None):
     """Solves, verifies and writes results/sanjego/WxH.json (+ tables); returns the record.
 
     With from_run, the value comes from a finished parallel proof instead; its "verify" is
@@ -379,7 +364,7 @@ def record_board(board, measures, table_depth, table_mb, out_dir=DEFAULT_DIR, lo
         measure, record[measure] = record_from_run(board, from_run, table_mb, out_dir, log)
         measures = (measure,)
     for measure in measures if not from_run else ():
-        record[measure] = record_measure(board, measure, table_depth, table_mb, out_dir, log)
+        record[measure] = record_measure(board, measure, table_depth, table_mb, out_dir, log, progress)
     record["provenance"] = {
         "command": "python -m solver " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "record_board()",
         "commit": commit(), "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
