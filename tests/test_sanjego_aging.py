@@ -6,7 +6,7 @@ import pytest
 
 from solver._sanjego import Core
 from solver.sanjego import Board, Position
-from solver.sanjego.parallel import RUN_AGE_WEIGHT, _new_core
+from solver.sanjego.parallel import RUN_AGE_WEIGHT, RUN_NEAR_TOWERS, _new_core
 
 
 def core_for(board, table_mb=1, **settings):
@@ -35,6 +35,8 @@ def test_a_run_ages_its_table():
     board = Board.parse("4x4")
     core = _new_core((board.core_geometry(), "margin", 1 << 20, None, False))
     assert core.age_weight == RUN_AGE_WEIGHT > 0
+    assert core.near_towers == RUN_NEAR_TOWERS < Core(measure="margin", table_bytes=1 << 20,
+                                                      **board.core_geometry()).near_towers
 
 
 def test_aging_keeps_recent_entries_and_the_same_values():

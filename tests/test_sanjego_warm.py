@@ -506,6 +506,47 @@ def test_a_file_of_the_cores_before_session_33_loses_its_copies(tmp_path, monkey
     assert solve(fresh, start)[0] == Engine(board, table_mb=1).value(start)
 
 
+@pytest.mark.parametrize("legacy", [False, True])  # True: a file that does not say
+def test_a_file_saved_with_another_near_towers_loses_its_near_part(tmp_path, monkeypatch, legacy):
+    # Its near part holds positions this core looks for elsewhere: never found, and their
+    # work would keep the slots of the small positions for generations.
+    import numpy as np
+    board = Board.parse("5x4")
+    start = Position.start(board)
+    old = near_core(board)
+    old.near_towers = 14
+    value, cold = solve(old, start)
+    path = tmp_path / warm.FILE_NAME
+    ident = warm.identity(old, start, "5x4", "margin", None, False)
+    warm.save(path, old, ident)
+    header, entries = warm.read(path)
+    assert header["near_towers"] == 14
+    if legacy:
+        checkpoint.write_framed(path, warm.MAGIC, {k: v for k, v in header.items() if k != "near_towers"},
+                                bytes(entries))
+        monkeypatch.setattr(warm, "LEGACY_NEAR_TOWERS", 14)
+    rows = np.frombuffer(bytes(entries), dtype="<u8").reshape(-1, 3)
+    far = rows[rows[:, 0] // 4 >= old.near_part]
+    assert 0 < len(far) < len(rows)
+    same = near_core(board)
+    same.near_towers = 14
+    assert warm.load(path, same, ident) == len(rows)
+    fewer = near_core(board)
+    fewer.near_towers = 8
+    assert warm.load(path, fewer, ident) == len(far)
+    assert table_contents(fewer) == sorted((int(s) // 4, int(c), int(d)) for s, c, d in far)
+    again, nodes = solve(fewer, start)
+    assert again == value and nodes < cold
+
+
+def test_a_bad_near_towers_is_a_damaged_file(tmp_path):
+    board, _, path, ident = saved(tmp_path)
+    header, entries = warm.read(path)
+    checkpoint.write_framed(path, warm.MAGIC, dict(header, near_towers="20"), bytes(entries))
+    with pytest.raises(warm.WarmTableError, match="bad header"):
+        warm.load(path, core_for(board, 1), ident)
+
+
 def test_a_bad_near_part_is_a_damaged_file(tmp_path):
     board, _, path, ident = saved(tmp_path)
     header, entries = warm.read(path)

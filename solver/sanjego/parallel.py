@@ -83,6 +83,19 @@ _thread = threading.local()
 # the second and -1.6 % with the first, with a 1 MB table (385 fills) +85 % with the first.
 # A 6x6 sub-proof lasts up to about 14 fills of 16 GB, so the run takes the mild one.
 RUN_AGE_WEIGHT = 1
+# In a run, only positions of at most this many towers keep to the table's first 512 MB
+# (Core.near_towers; the core's default, 20, suits searches of up to a few 10^8 nodes).
+# The near part makes a probe cheaper, but in a run's sub-proofs of 10^9-10^10 nodes its
+# 2^25 slots are crowded out many times over. Measured (session 37) with the 6x6 proxy
+# questions in a row on one table scaled down as aging's below (128 MB, 4 MB near, nodes
+# exact): near 20 814.2 M nodes, 14 694.4 M, 11 623.0 M (-23 %), 8 554.1 M, 5 502.3 M, none
+# 498.6 M; the mid-sized positions that near 11 sends further in did no better in a 16 MB
+# part of their own (692.7 M). Speed per node on the full 16 GB table with the run stopped:
+# near 20 2.58 M nodes/s, 11 2.52, 8 2.28, none 2.09 (scripts/bench.py --questions
+# scripts/data/6x6-questions.txt --one-table --table-mb 16384 --near 20 11 8 0 --age-weight 1).
+# By nodes / speed, 11, 8 and none are all about -22 to -25 % time; 11 gives up the least
+# speed where the scaled table overstates the crowding.
+RUN_NEAR_TOWERS = 11
 SETTLED_LOOKUP_BYTES = 4 << 20  # the table that stopped_progress reads costly subtrees into
 
 
@@ -93,6 +106,7 @@ def _new_core(config):
         kwargs["seed"] = seed
     core = Core(measure=measure, table_bytes=table_bytes, **kwargs)
     core.age_weight = RUN_AGE_WEIGHT
+    core.near_towers = RUN_NEAR_TOWERS
     return core
 
 

@@ -20,7 +20,9 @@ keys by `sanjego verify` in any case.
 Layout: MAGIC, 8-byte header length, JSON header, entries (24 bytes each: slot, check,
 data as stored, little-endian), 4-byte CRC-32 of everything before it. The header says how
 many buckets the table had and its near part (the buckets at its start that small
-positions keep to; files saved before session 34 do not say, see LEGACY_NEAR_PART).
+positions keep to; files saved before session 34 do not say, see LEGACY_NEAR_PART) and,
+since session 37, how many towers a position may have to keep to it (files without it were
+saved with LEGACY_NEAR_TOWERS).
 """
 
 import hashlib
@@ -78,6 +80,7 @@ SAME_TABLES = {
 # by the cores above, with none. Those cores' sj_table_import also put a copy of every
 # entry into the near part at each load, and each save kept the copies (see drop_copies).
 LEGACY_NEAR_PART = 1 << 23
+LEGACY_NEAR_TOWERS = 20  # the core's near_towers from session 27 on; files did not say it before session 37
 CORES_BEFORE_THE_NEAR_PART = SAME_TABLES["64fc05d6a6b1968f"]  # the core that brought it declared them
 
 
@@ -128,7 +131,8 @@ def save(path, core, ident):
         remove(path)
         return 0, min_work
     header = {"format": FORMAT_VERSION, "code_version": __version__, "identity": ident,
-              "buckets": core.table_buckets, "near_part": core.near_part, "min_work": min_work,
+              "buckets": core.table_buckets, "near_part": core.near_part, "near_towers": core.near_towers,
+              "min_work": min_work,
               "entries": len(entries) // ENTRY_BYTES}
     remove_leftovers(path)
     write_framed(path, MAGIC, header, entries)
@@ -146,6 +150,9 @@ def read(path):
         raise WarmTableError(f"{path} is damaged (bad header)")
     near_part = header.get("near_part", 0)
     if not isinstance(near_part, int) or near_part < 0 or near_part & (near_part - 1):
+        raise WarmTableError(f"{path} is damaged (bad header)")
+    near_towers = header.get("near_towers", LEGACY_NEAR_TOWERS)
+    if not isinstance(near_towers, int) or not 0 <= near_towers <= 64:
         raise WarmTableError(f"{path} is damaged (bad header)")
     if len(entries) != ENTRY_BYTES * count:
         raise WarmTableError(f"{path} is damaged (wrong length)")
@@ -196,7 +203,19 @@ def load(path, core, ident):
         near_part = near_part if near_part < header["buckets"] else 0
         if near_part:
             entries = drop_copies(entries)
+    if near_part and header.get("near_towers", LEGACY_NEAR_TOWERS) != core.near_towers:
+        entries = drop_near_part(entries, near_part)
     return core.table_import(entries, header["buckets"], near_part)
+
+
+def drop_near_part(entries, near_part):
+    """The entries saved outside the near part. A file saved with another near_towers holds
+    in its near part entries of positions that this core looks for elsewhere (or, for the
+    smallest, in the same place: an entry does not say how many towers its position has).
+    Imported, those would never be found, and their work would keep the slots of the small
+    positions that are searched most for generations (session 37: from 20 to 11 towers)."""
+    rows = np.frombuffer(entries, dtype="<u8").reshape(-1, 3)
+    return rows[rows[:, 0] // 4 >= near_part].tobytes()
 
 
 def drop_copies(entries):
