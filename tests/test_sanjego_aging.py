@@ -31,7 +31,7 @@ def test_defaults_and_limits():
             setattr(core, name, bad)
 
 
-def test_a_run_ages_its_table():
+def test_a_run_ages_its_table_and_keeps_fewer_positions_near():
     board = Board.parse("4x4")
     core = _new_core((board.core_geometry(), "margin", 1 << 20, None, False))
     assert core.age_weight == RUN_AGE_WEIGHT > 0

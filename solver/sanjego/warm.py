@@ -151,8 +151,8 @@ def read(path):
     near_part = header.get("near_part", 0)
     if not isinstance(near_part, int) or near_part < 0 or near_part & (near_part - 1):
         raise WarmTableError(f"{path} is damaged (bad header)")
-    near_towers = header.get("near_towers", LEGACY_NEAR_TOWERS)
-    if not isinstance(near_towers, int) or not 0 <= near_towers <= 64:
+    header.setdefault("near_towers", LEGACY_NEAR_TOWERS)
+    if not isinstance(header["near_towers"], int) or not 0 <= header["near_towers"] <= 64:
         raise WarmTableError(f"{path} is damaged (bad header)")
     if len(entries) != ENTRY_BYTES * count:
         raise WarmTableError(f"{path} is damaged (wrong length)")
@@ -203,7 +203,7 @@ def load(path, core, ident):
         near_part = near_part if near_part < header["buckets"] else 0
         if near_part:
             entries = drop_copies(entries)
-    if near_part and header.get("near_towers", LEGACY_NEAR_TOWERS) != core.near_towers:
+    if near_part and header["near_towers"] != core.near_towers:
         entries = drop_near_part(entries, near_part)
     return core.table_import(entries, header["buckets"], near_part)
 
