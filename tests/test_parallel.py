@@ -785,6 +785,26 @@ def test_the_list_of_first_moves_says_where_each_refutation_stands(tmp_path):
                 in text)
 
 
+def test_the_list_of_first_moves_drops_the_reply_of_a_refuted_move(tmp_path):
+    # On 6x6 ">= +2", D2-D3 fell to C4-D4 and was still listed with its next open reply, C4-C3.
+    k = 1
+    board, run, proof = _run_of_4x3(tmp_path)
+    move = proof.root.children[_root_order(proof, k)[0]]
+    memo = proof.intervals()
+    reply = move.children[proof._first_open(move, proof.deciding_moves(k, memo), k, memo)]
+    _refutation_begun(proof, reply, k, 10 ** 9, 3 * 10 ** 9)
+    listed = [e for e, c in zip(proof.summary()["root_moves"], proof.root.children) if c is move]
+    assert listed and all("reply" in e for e in listed)
+    other = next(c for c in _distinct_children(move) if c is not reply)  # split, still open
+    proof._apply({"split": other.key.hex(), "k": k, "nodes": 10 ** 9, "seconds": 100})
+    for answer in _distinct_children(reply):
+        proof.bounds[answer.key] = [-12, k - 1]
+    memo = proof.intervals()
+    assert memo[move.key][1] < k and memo[other.key][0] < k <= memo[other.key][1]
+    listed = [e for e, c in zip(proof.summary()["root_moves"], proof.root.children) if c is move]
+    assert listed and not any("reply" in e for e in listed)
+
+
 @pytest.mark.parametrize("focus", [None, 1, 2])
 def test_focus_sends_every_worker_to_the_lead_once_it_holds_enough_replies(focus):
     board = Board.parse("4x3")

@@ -803,6 +803,9 @@ class ParallelProof:
                                  for m, c in zip(self.root.moves, self.root.children)]
             if lo < hi:  # where each move's refutation stands (the question fails at the root)
                 for entry, first, move in zip(out["root_moves"], self.root.moves, self.root.children):
+                    a, b = memo[move.key]
+                    if not a < k <= b:  # refuted or proven: its other replies no longer matter
+                        continue
                     j = self._first_open_split(move, deciding, k, memo)
                     if j is not None:
                         reply = move.children[j]
