@@ -720,6 +720,15 @@ def _run_of_4x3(tmp_path):
                                      run_dir=str(run))
 
 
+def _lead_and_its_first_reply(tmp_path, k):
+    """(board, run directory, proof, lead, reply): a new depth-2 run of 4x3, its first move
+    searched first for ">= k" and that move's reply searched first."""
+    board, run, proof = _run_of_4x3(tmp_path)
+    lead = proof.root.children[_root_order(proof, k)[0]]
+    memo = proof.intervals()
+    return board, run, proof, lead, lead.children[proof._first_open(lead, proof.deciding_moves(k, memo), k, memo)]
+
+
 def _refutation_begun(proof, reply, k, split_nodes, answer_nodes):
     """Journals for `reply` what a run refuting through it writes first: its split, then one of
     its last distinct reply proven < k. Returns (records, distinct replies)."""
@@ -737,11 +746,8 @@ def test_question_progress_follows_the_reply_that_would_refute_the_lead(tmp_path
     # split reply C4-D4, whose first-player answers were being proven < +2 one by one.
     from solver.sanjego.cli import _reply_estimate
     k = 1
-    board, run, proof = _run_of_4x3(tmp_path)
-    lead = proof.root.children[_root_order(proof, k)[0]]
-    memo = proof.intervals()
-    reply = lead.children[proof._first_open(lead, proof.deciding_moves(k, memo), k, memo)]
-    assert "reply" not in proof.question_progress(k, memo)  # a leaf: one sub-proof
+    board, run, proof, lead, reply = _lead_and_its_first_reply(tmp_path, k)
+    assert "reply" not in proof.question_progress(k, proof.intervals())  # a leaf: one sub-proof
     records, answers = _refutation_begun(proof, reply, k, 10 ** 9, 2 * 10 ** 9)
     u = proof.question_progress(k, proof.intervals())
     r = u["reply"]
@@ -788,10 +794,7 @@ def test_the_list_of_first_moves_says_where_each_refutation_stands(tmp_path):
 def test_the_list_of_first_moves_drops_the_reply_of_a_refuted_move(tmp_path):
     # On 6x6 ">= +2", D2-D3 fell to C4-D4 and was still listed with its next open reply, C4-C3.
     k = 1
-    board, run, proof = _run_of_4x3(tmp_path)
-    move = proof.root.children[_root_order(proof, k)[0]]
-    memo = proof.intervals()
-    reply = move.children[proof._first_open(move, proof.deciding_moves(k, memo), k, memo)]
+    _, _, proof, move, reply = _lead_and_its_first_reply(tmp_path, k)
     _refutation_begun(proof, reply, k, 10 ** 9, 3 * 10 ** 9)
     listed = [e for e, c in zip(proof.summary()["root_moves"], proof.root.children) if c is move]
     assert listed and all("reply" in e for e in listed)
