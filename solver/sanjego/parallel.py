@@ -696,8 +696,10 @@ class ParallelProof:
         return None
 
     def _first_open_split(self, node, deciding, k, memo):
-        """_first_open(...) when that child has been split (has children of its own), else None."""
-        j = self._first_open(node, deciding, k, memo) if node.children is not None else None
+        """_first_open(...) when that child has been split (has children of its own), else None;
+        None too when the node itself is decided for ">= k": its open children no longer matter."""
+        lo, hi = memo[node.key]
+        j = self._first_open(node, deciding, k, memo) if node.children is not None and lo < k <= hi else None
         return j if j is not None and node.children[j].children is not None else None
 
     def _reply_name(self, first, reply):
@@ -803,9 +805,6 @@ class ParallelProof:
                                  for m, c in zip(self.root.moves, self.root.children)]
             if lo < hi:  # where each move's refutation stands (the question fails at the root)
                 for entry, first, move in zip(out["root_moves"], self.root.moves, self.root.children):
-                    a, b = memo[move.key]
-                    if not a < k <= b:  # refuted or proven: its other replies no longer matter
-                        continue
                     j = self._first_open_split(move, deciding, k, memo)
                     if j is not None:
                         reply = move.children[j]
