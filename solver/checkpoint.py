@@ -67,9 +67,11 @@ def atomic_file(path):
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(e, OSError) and e.filename == tmp:  # name the file the caller asked for
+            raise type(e)(e.errno, e.strerror, path) from None
         raise
     _fsync_dir(directory)
 
@@ -133,13 +135,20 @@ def write_checked_json(path, obj):
 
 
 def read_checked_json(path):
+    """The JSON object that write_checked_json wrote to path; CheckpointError when the file
+    is missing, unreadable, damaged or holds no object."""
     try:
         with open(path, encoding="utf-8") as f:
-            return _unseal(f.read().rstrip("\n"))
+            obj = _unseal(f.read().rstrip("\n"))
     except FileNotFoundError:
         raise CheckpointError(f"{path}: missing") from None
+    except OSError as e:  # a directory in its place, or a file where a directory should be
+        raise CheckpointError(f"cannot read {path}: {e.strerror}") from None
     except (ValueError, UnicodeDecodeError):
         raise CheckpointError(f"{path}: damaged (checksum or format)") from None
+    if not isinstance(obj, dict):
+        raise CheckpointError(f"{path}: damaged (not a JSON object)")
+    return obj
 
 
 class Journal:
@@ -153,8 +162,11 @@ class Journal:
         the next append mends)."""
         if not os.path.exists(self.path):
             return []
-        with open(self.path, "rb") as f:
-            data = f.read()
+        try:
+            with open(self.path, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise CheckpointError(f"cannot read {self.path}: {e.strerror}") from None
         records = []
         lines = data.split(b"\n")
         for i, raw in enumerate(lines):
@@ -164,12 +176,25 @@ class Journal:
                     raise CheckpointError(f"{self.path}: damaged (empty line {i + 1})")
                 continue
             try:
-                records.append(_unseal(raw.decode()))
+                record = _unseal(raw.decode())
             except (ValueError, UnicodeDecodeError):
                 if last:  # torn by a kill mid-write: the work it recorded is redone
                     break
                 raise CheckpointError(f"{self.path}: damaged at line {i + 1} (checksum mismatch)") from None
+            if not isinstance(record, dict):
+                raise CheckpointError(f"{self.path}: damaged at line {i + 1} (not a record)")
+            records.append(record)
         return records
+
+    def replay(self, apply):
+        """Calls apply(record) for each record in order. A record that apply cannot read
+        (KeyError, TypeError, ValueError, AttributeError: its checksum holds, so an edit or
+        another program wrote it) is a CheckpointError naming its line."""
+        for line, record in enumerate(self.read(), 1):
+            try:
+                apply(record)
+            except (KeyError, TypeError, ValueError, AttributeError) as e:
+                raise CheckpointError(f"{self.path}: bad record at line {line} ({type(e).__name__}: {e})") from None
 
     def append(self, record):
         with open(self.path, "a+b") as f:
@@ -263,8 +288,11 @@ class RunDir:
     def create(self, manifest):
         if self.exists():
             raise CheckpointError(f"{self.path} already holds a run; add --resume to continue it")
-        os.makedirs(self.path, exist_ok=True)
-        write_checked_json(self.manifest_path, dict(manifest, format_version=FORMAT_VERSION))
+        try:
+            os.makedirs(self.path, exist_ok=True)
+            write_checked_json(self.manifest_path, dict(manifest, format_version=FORMAT_VERSION))
+        except OSError as e:
+            raise CheckpointError(f"cannot create the run directory {self.path}: {e.strerror}") from None
 
     def open(self, expected):
         """Checks the stored manifest against the options that decide the result."""

@@ -61,6 +61,13 @@ def positive_int_arg(text):
     return n
 
 
+def nonnegative_int_arg(text):
+    try:
+        return positive_int_arg(text) if text.strip() != "0" else 0
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"expected 0 or a positive integer, got {text!r}") from None
+
+
 def _writable_place(text, path):
     ancestor = os.path.dirname(path)
     while ancestor and not os.path.exists(ancestor):
@@ -71,6 +78,8 @@ def _writable_place(text, path):
 
 def output_file_arg(text):
     """argparse type: a file that can be written (checked before any long computation)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a file name, got an empty one")
     path = os.path.abspath(text)
     if os.path.isdir(path):
         raise argparse.ArgumentTypeError(f"{text} is a directory; give a file name")
@@ -79,11 +88,30 @@ def output_file_arg(text):
 
 
 def output_dir_arg(text):
-    """argparse type: a directory that exists or can be made."""
+    """argparse type: a directory that exists or can be made (checked before any long computation)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a directory name, got an empty one")
     path = os.path.abspath(text)
     if os.path.exists(path) and not os.path.isdir(path):
         raise argparse.ArgumentTypeError(f"{text} exists and is not a directory")
     _writable_place(text, path)
+    return text
+
+
+def input_dir_arg(text):
+    """argparse type: an existing directory."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a directory name, got an empty one")
+    if not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text} is not a directory" if os.path.exists(text)
+                                         else f"{text} does not exist")
+    return text
+
+
+def input_file_arg(text):
+    """argparse type: a file name (not empty; whether it can be read is checked on reading)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a file name, got an empty one")
     return text
 
 
@@ -198,3 +226,10 @@ def main(argv=None):
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as e:
+        if e.filename is None:  # not about a path (a full disk, say): not the user's input
+            raise
+        # A path from the command line that cannot be used: a folder where a file belongs, a
+        # missing parent, a file where a folder belongs.
+        print(f"{parser.prog} {args.game}: error: {e.filename}: {e.strerror}", file=sys.stderr)
+        return 2

@@ -208,7 +208,7 @@ class PlaneGraph:
             return self.parse_face(text)
         parts = text.replace(",", "-").split("-")
         vs = [self.parse_vertex(p.strip()) for p in parts if p.strip()]
-        f = self._face_by_key.get(cycle_key(vs))
+        f = self._face_by_key.get(cycle_key(vs)) if vs else None
         if f is None:
             raise GraphError(f"{self.name}: {text} is not a face; faces are "
                              + ", ".join(self.face_text(g) for g in range(len(self.faces))))

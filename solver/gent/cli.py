@@ -4,7 +4,8 @@ import json
 import sys
 import time
 
-from ..cli import NodeProgress as Progress, UsageError, positive_int_arg, table_mb_arg
+from ..cli import (NodeProgress as Progress, UsageError, input_dir_arg, output_dir_arg, output_file_arg,
+                   positive_int_arg, table_mb_arg)
 from .board import BUILTIN, Board, load_graph
 from .notation import format_game, format_move, replay
 from .position import SIDE_NAMES, Position
@@ -68,7 +69,7 @@ def add_parser(games):
                                         "--run DIR every finished probe is journaled there and --resume "
                                         "continues; a stopped run reports proven bounds.")
     common(s)
-    s.add_argument("--run", metavar="DIR", default=None, help="run directory (manifest and journal)")
+    s.add_argument("--run", metavar="DIR", default=None, type=output_dir_arg, help="run directory (manifest and journal)")
     s.add_argument("--resume", action="store_true", help="continue the run in --run DIR")
     s.add_argument("--value-only", action="store_true",
                    help="stop once the game's value is proven (the other start vertices keep the "
@@ -102,7 +103,7 @@ def add_parser(games):
     s.set_defaults(handler=cmd_analyse)
 
     s = commands.add_parser("status", help="what a board run has proven so far (searches nothing)")
-    s.add_argument("run", metavar="DIR", help="run directory of `gent solve ... --run DIR`")
+    s.add_argument("run", metavar="DIR", type=input_dir_arg, help="run directory of `gent solve ... --run DIR`")
     s.add_argument("--graph", metavar="FILE", default=None, help="the graph file, for a run on one")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(handler=cmd_status)
@@ -112,9 +113,9 @@ def add_parser(games):
                                         "nodes, CPU time, commit, date, cores) from the run's journal and "
                                         "regenerates results/gent/README.md. An exact board is solved once "
                                         "more from scratch as a check and gets an optimal game.")
-    s.add_argument("run", metavar="DIR", help="run directory of `gent solve ... --run DIR`")
+    s.add_argument("run", metavar="DIR", type=input_dir_arg, help="run directory of `gent solve ... --run DIR`")
     s.add_argument("--graph", metavar="FILE", default=None, help="the graph file, for a run on one")
-    s.add_argument("--out", metavar="DIR", default=None, help="results directory (default results/gent)")
+    s.add_argument("--out", metavar="DIR", default=None, type=output_dir_arg, help="results directory (default results/gent)")
     s.add_argument("--line", action="store_true",
                    help="for a run stopped at the game's value (--value-only): also find an optimal "
                         "game from a start vertex Mr. Button picks (costs about as much as a few probes)")
@@ -127,7 +128,7 @@ def add_parser(games):
     board_args(s)
     s.add_argument("--moves", default="", help="moves played so far")
     s.add_argument("--start", metavar="V", default=None, help="start vertex")
-    s.add_argument("--svg", metavar="FILE", default=None, help="write an SVG picture to FILE")
+    s.add_argument("--svg", metavar="FILE", default=None, type=output_file_arg, help="write an SVG picture to FILE")
     s.set_defaults(handler=cmd_show)
 
 
@@ -212,8 +213,8 @@ def cmd_solve(args):
     board, position, moves = setup(args)
     if args.resume and not args.run:
         raise UsageError("--resume needs --run DIR")
-    if args.climb is not None and args.climb < 1:
-        raise UsageError("--climb must be at least 1 node")
+    if args.climb is not None and not 1 <= args.climb <= 1e15:  # not nan or inf either
+        raise UsageError("--climb must be a node count from 1 to 1e15")
     if args.budget is not None and not 1 <= args.budget <= 1e15:
         raise UsageError("--budget must be a node count from 1 to 1e15")
     just_start = len(moves) == 1 and position.vertex is not None
@@ -352,8 +353,10 @@ def _run_status(args):
         raise UsageError(f"{args.run}: no run directory (manifest.json missing)")
     try:
         return status(args.run, args.graph)
-    except (CheckpointError, ValueError, KeyError) as e:
-        raise UsageError(str(e))
+    except KeyError as e:
+        raise UsageError(f"{args.run}: bad manifest (no {e})") from None
+    except (CheckpointError, ValueError) as e:
+        raise UsageError(str(e)) from None
 
 
 def cmd_status(args):

@@ -79,8 +79,7 @@ class BoardRun:
         if self.run is not None:
             if resume:
                 self.run.open(manifest)
-                for record in self.run.journal.read():
-                    self._apply(record)
+                self.run.journal.replay(self._apply)
             else:
                 self.run.create(dict(manifest, code_version=__version__,
                                      created=time.strftime("%Y-%m-%dT%H:%M:%S%z")))

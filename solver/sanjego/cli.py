@@ -6,7 +6,8 @@ import os
 import sys
 import time
 
-from ..cli import NodeProgress, Progress, positive_int_arg as _positive_int, seed_arg as _seed, table_mb_arg as _table_mb
+from ..cli import (NodeProgress, Progress, input_dir_arg, input_file_arg, nonnegative_int_arg, output_dir_arg,
+                   positive_int_arg as _positive_int, seed_arg as _seed, table_mb_arg as _table_mb)
 from .board import parse_board
 from .engine import DEFAULT_TABLE_MB, MEASURES, Engine
 from .notation import PASS_TOKEN, format_game, format_move, replay
@@ -63,7 +64,7 @@ def add_parser(games):
     common(s)
     s.add_argument("--workers", type=_positive_int, default=None,
                    help="worker threads for a parallel proof (all sharing one table) (default with --run: all cores)")
-    s.add_argument("--run", metavar="DIR", default=None,
+    s.add_argument("--run", metavar="DIR", default=None, type=output_dir_arg,
                    help="run directory: manifest and journal of finished sub-proofs")
     s.add_argument("--resume", action="store_true", help="continue the run in --run DIR")
     s.add_argument("--depth", type=_positive_int, default=2,
@@ -79,7 +80,7 @@ def add_parser(games):
                    help="once the first move searched first has N replies proven its way (and no first "
                         "move is settled against it), every worker takes its replies instead of hedging "
                         f"on other first moves; 'off': always hedge (default: {DEFAULT_FOCUS})")
-    s.add_argument("--answer-hints", metavar="N", type=_hint_count, default=None,
+    s.add_argument("--answer-hints", metavar="N", type=nonnegative_int_arg, default=None,
                    help="search first, in each new sub-proof, its N moves that settled most other "
                         f"sub-proofs the same way; 0: none (default: {ANSWER_HINTS})")
     s.set_defaults(handler=cmd_solve)
@@ -91,7 +92,7 @@ def add_parser(games):
     s.set_defaults(handler=cmd_analyse)
     s = commands.add_parser("query", help="value of a position from a solved board's table, else by search")
     common(s)
-    s.add_argument("--table", metavar="PATH", default=None,
+    s.add_argument("--table", metavar="PATH", default=None, type=input_file_arg,
                    help="table file (default results/sanjego/WxH-MEASURE.sjt)")
     s.set_defaults(handler=cmd_query)
     s = commands.add_parser("check-line", help="check that every move of a game keeps the value")
@@ -100,7 +101,7 @@ def add_parser(games):
     s.add_argument("--from-ply", type=int, default=0,
                    help="check only the moves after this many plies of the line (the start of a big "
                         "board may be too expensive)")
-    s.add_argument("--table", metavar="PATH", default=None,
+    s.add_argument("--table", metavar="PATH", default=None, type=input_file_arg,
                    help="take the value of the line's first position, and the bounds the table holds on "
                         "later ones, from this table (default: the board's results/sanjego/WxH-MEASURE.sjt "
                         "when there is one); whatever it does not settle is searched")
@@ -110,13 +111,14 @@ def add_parser(games):
     s.set_defaults(handler=cmd_check_line)
     s = commands.add_parser("record", help="solve a board from the start, verify, and write results/")
     s.add_argument("board", type=board_arg, help=BOARD_HELP)
-    s.add_argument("--measure", choices=MEASURES + ("both",), default="both")
-    s.add_argument("--table-depth", type=int, default=2,
+    s.add_argument("--measure", choices=MEASURES + ("both",), default=None,
+                   help="margin, outcome or both (default both; with --from-run the run's own)")
+    s.add_argument("--table-depth", type=nonnegative_int_arg, default=2,
                    help="store exact values of all positions this many plies deep (default 2)")
     s.add_argument("--table-mb", type=_table_mb, default=DEFAULT_TABLE_MB,
                    help=f"transposition table size in MB (default {DEFAULT_TABLE_MB}; the table uses the largest power of two that fits)")
-    s.add_argument("--out", default=None, help="results directory (default results/sanjego)")
-    s.add_argument("--from-run", metavar="DIR", default=None,
+    s.add_argument("--out", default=None, type=output_dir_arg, help="results directory (default results/sanjego)")
+    s.add_argument("--from-run", metavar="DIR", default=None, type=input_dir_arg,
                    help="take the value from a finished `solve --run DIR` proof instead of solving; "
                         "of an unfinished one, record its verified bound (`verify --at-least`) in "
                         "results/sanjego/bounds/")
@@ -125,7 +127,7 @@ def add_parser(games):
                             description="Reads a run directory of `solve --run` (manifest and journal) "
                                         "and prints the proven bounds on the value, the bounds after "
                                         "each first move, and the work done. Starts no search.")
-    s.add_argument("run", metavar="DIR", help="run directory")
+    s.add_argument("run", metavar="DIR", type=input_dir_arg, help="run directory")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.set_defaults(handler=cmd_status)
     s = commands.add_parser("verify", help="re-verify a finished run, or a bound it has proven, with other hash keys",
@@ -137,14 +139,14 @@ def add_parser(games):
                                         "the value later reuses its answers. "
                                         "Journaled in DIR/verify/; running it again resumes it. Exit "
                                         "status 1 when an answer disagrees.")
-    s.add_argument("run", metavar="DIR", help="run directory of a finished proof (or, with --at-least, of one "
+    s.add_argument("run", metavar="DIR", type=input_dir_arg, help="run directory of a finished proof (or, with --at-least, of one "
                                               "that has proven the bound)")
     s.add_argument("--at-least", metavar="K", type=int, default=None,
                    help="verify only that the value is at least K (the run's journal must prove it)")
     s.add_argument("--seed", type=_seed, default=None,
                    help="Zobrist seed of the check (default: the one `record` verifies with; "
                         "never the run's own)")
-    s.add_argument("--out", metavar="VDIR", default=None,
+    s.add_argument("--out", metavar="VDIR", default=None, type=output_dir_arg,
                    help="the verification's directory (default DIR/verify; another seed needs another)")
     s.add_argument("--workers", type=_positive_int, default=None, help="worker threads (default: all cores)")
     s.add_argument("--table-mb", type=_table_mb, default=DEFAULT_TABLE_MB,
@@ -181,7 +183,7 @@ def add_series_and_show(commands, common):
                     "same game), else small boards are solved on the spot.")
     s.add_argument("board", type=board_arg, help="board size WxH, e.g. 4x2")
     s.add_argument("--json", action="store_true", help="print one JSON object")
-    s.add_argument("--results", metavar="DIR", default=None,
+    s.add_argument("--results", metavar="DIR", default=None, type=input_dir_arg,
                    help="directory of solved boards (default results/sanjego of this checkout)")
     s.add_argument("--max-cells", type=_positive_int, default=MAX_SOLVE_CELLS,
                    help="solve a board without a recorded outcome only up to this many cells "
@@ -280,15 +282,6 @@ class FrontierProgress(Progress):
         self.show(proof.subproofs, proof.subproofs + todo,
                   f"value in [{interval[0]}, {interval[1]}], asking >= {k}, "
                   f"{proof.nodes + proof.live_nodes:,} nodes, {rate:.2f} M nodes/s/worker")
-
-
-def _hint_count(text):
-    if text == "0":
-        return 0
-    try:
-        return _positive_int(text)
-    except argparse.ArgumentTypeError:
-        raise argparse.ArgumentTypeError(f"expected 0 or a positive integer, got {text!r}") from None
 
 
 def _focus(text):
@@ -405,12 +398,14 @@ def cmd_status(args):
         proof, manifest = open_run(args.run)
         verified = read_verification(proof, args.run, bound=True)
         answered = journal_totals(args.run)
+        run = RunDir(args.run)
+        finished = run.read_result() is not None
     except CheckpointError as e:
         raise UsageError(str(e)) from None
-    run, board = RunDir(args.run), proof.board
+    board = proof.board
     heads = tuple(board.cell(n) for n in manifest.get("heads") or ())
     out = dict(proof.summary(), board=str(board), measure=manifest["measure"],
-               moves=manifest["moves"], depth=manifest["depth"], finished=run.read_result() is not None)
+               moves=manifest["moves"], depth=manifest["depth"], finished=finished)
     if heads:
         out["heads"] = [board.name(c) for c in heads]
     out["verified"] = verified if verified and "value" in verified else None
@@ -723,6 +718,9 @@ def cmd_check_line(args):
     position = start
     for m in played[:args.from_ply]:
         position = position.play(m)
+    if args.table and args.no_table:
+        from ..cli import UsageError
+        raise UsageError("--table and --no-table exclude each other")
     table, table_path = _open_board_table(args, engine)
     bounds_from_table = 0
 
@@ -791,7 +789,7 @@ def cmd_check_line(args):
 
 def cmd_record(args):
     from .results import DEFAULT_DIR, record_board
-    measures = MEASURES if args.measure == "both" else (args.measure,)
+    measures = MEASURES if args.measure in (None, "both") else (args.measure,)
     tty = sys.stderr.isatty()
 
     def log(msg):  # a line search can take hours: in a log file each line says when
@@ -800,6 +798,11 @@ def cmd_record(args):
     from ..checkpoint import CheckpointError
     from ..cli import NodeProgress, UsageError
     try:
+        if args.from_run and args.measure is not None:
+            from ..checkpoint import RunDir, read_checked_json
+            proven = read_checked_json(RunDir(args.from_run).manifest_path).get("measure")
+            if args.measure != proven:
+                raise UsageError(f"--measure {args.measure}: the run in {args.from_run} proves the {proven} only")
         record = record_board(args.board, measures, args.table_depth, args.table_mb, args.out or DEFAULT_DIR,
                               log, from_run=args.from_run,
                               progress=lambda engine, label: NodeProgress(engine, False, label))
@@ -948,7 +951,7 @@ def add_board_and_heads(commands):
                    help="also write results/sanjego/heads/BOARD-MEASURE.json with provenance, after "
                         "solving every pair a second time with other hash keys and no symmetry "
                         "(a disagreement stops it)")
-    s.add_argument("--out", default=None,
+    s.add_argument("--out", default=None, type=output_dir_arg,
                    help="results directory for --record (default results/sanjego; the record goes to OUT/heads/)")
     s.add_argument("--quiet", action="store_true", help="no progress display")
     s.set_defaults(handler=cmd_heads)
@@ -987,6 +990,9 @@ def cmd_board(args):
 
 def cmd_heads(args):
     from . import heads
+    if args.out and not args.record:
+        from ..cli import UsageError
+        raise UsageError("--out is where --record writes; add --record")
     with Progress(args.quiet, f"heads {args.board}", "pair") as bar:
         try:
             out = heads.analyse(args.board, args.measure, args.table_mb, bar.show, verify=args.record)

@@ -455,11 +455,7 @@ class ParallelProof:
                 if stored.get("seed") != engine.seed:
                     raise CheckpointError(f"{run_dir} was started with seed={stored.get('seed')!r}, "
                                           f"not {engine.seed!r}; resume with the run's own options")
-                for record in self.run.journal.read():
-                    if "session_wall" in record:
-                        self.wall_before += record["session_wall"]
-                    else:
-                        self._apply(record)
+                self.run.journal.replay(self._apply)
             else:
                 if engine.seed is not None:
                     manifest["seed"] = engine.seed
@@ -517,6 +513,9 @@ class ParallelProof:
         self.bounds[leaf.key] = list(self.engine.core.bounds(*p.core_args))
 
     def _apply(self, record):
+        if "session_wall" in record:
+            self.wall_before += record["session_wall"]
+            return
         if "split" in record:
             node = self.tree.get(bytes.fromhex(record["split"]))
             if node is None:
@@ -994,6 +993,8 @@ def open_run(run_dir):
         start = Position.start(board).with_heads(heads) if heads else Position.start(board)
         engine = Engine(board, manifest["measure"], table_mb=1, heads=bool(heads), seed=manifest.get("seed"))
         position, moves = replay(board, manifest["moves"], start)
+        if type(manifest["depth"]) is not int or manifest["depth"] < 1:  # as solve's --depth
+            raise CheckpointError(f"{run_dir}: bad manifest (depth {manifest['depth']!r})")
         proof = ParallelProof(engine, position, moves, manifest["depth"], run_dir=run_dir,
                               resume=True, workers=1, start_heads=heads)
     except KeyError as e:

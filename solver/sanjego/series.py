@@ -166,12 +166,20 @@ def play_series(results, first_starter=0, repeat=False, target=TARGET, max_games
 
 # ---- a board's series under optimal play ------------------------------------------------
 def _record_outcome(path):
+    """The board's record at path when it holds a solved outcome; None when there is no
+    such file or it holds no outcome (a bound); SeriesError when it cannot be read."""
     try:
         with open(path, encoding="utf-8") as f:
             record = json.load(f)
-    except (OSError, ValueError):
+    except FileNotFoundError:
         return None
-    outcome = record.get("outcome") if isinstance(record, dict) else None
+    except OSError as e:
+        raise SeriesError(f"cannot read {path}: {e.strerror}") from None
+    except ValueError:
+        raise SeriesError(f"{path} is damaged (not JSON)") from None
+    if not isinstance(record, dict):
+        raise SeriesError(f"{path} is damaged (not a board's record)")
+    outcome = record.get("outcome")
     if not isinstance(outcome, dict) or outcome.get("value") not in OUTCOME_VALUES:
         return None
     return record

@@ -88,7 +88,8 @@ def add_parser(games):
     s = commands.add_parser("play", help="play against the engine in the terminal")
     rule_args(s)
     s.add_argument("--seat", choices=COLOURS, default="Y", help="your colour (default Y, moves first)")
-    s.add_argument("--depth", type=int, default=1, help="engine search depth in turns (default 1)")
+    s.add_argument("--depth", type=positive_int_arg, default=None,
+                   help="engine search depth in turns (default 1; not with --exact)")
     s.add_argument("--exact", action="store_true", help="two players: the engine plays perfectly (C solver)")
     s.add_argument("--seed", type=int, default=1, help="engine tie-break seed (default 1)")
     s.set_defaults(handler=cmd_play)
@@ -288,12 +289,14 @@ def cmd_play(args):
     me = COLOURS.index(args.seat)
     if me >= rules.players:
         raise UsageError(f"--seat {args.seat}: no such player in a {rules.players}-player game")
+    if args.exact and args.depth is not None:
+        raise UsageError("--exact plays perfectly: it takes no --depth")
     if args.exact:
         from .engine import Engine
         engine = Engine(rules)
         bot = type("Exact", (), {"choose": lambda self, p: engine.best_move(p)})()
     else:
-        bot = SearchPlayer(max(1, args.depth), "maxn", random.Random(args.seed))
+        bot = SearchPlayer(args.depth or 1, "maxn", random.Random(args.seed))
     p, moves = Position.initial(rules), []
     print(f"You are {COLOUR_NAMES[me]} ({args.seat}). Moves: Y@b2 / @b2 (set-up), 3>b^ (turn), "
           "- (pass), 'moves' lists the legal ones, 'quit' stops.")
