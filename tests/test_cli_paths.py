@@ -3,6 +3,7 @@ one line on stderr, never a traceback (the contract of solver/cli.py)."""
 
 import contextlib
 import io
+import json
 import signal
 
 import pytest
@@ -37,7 +38,9 @@ def assert_refused(args, says):
 def places(tmp_path):
     (tmp_path / "afile").write_text("not a directory\n")
     (tmp_path / "adir").mkdir()
-    return {name: str(tmp_path / name) for name in ("afile", "adir", "missing")}
+    (tmp_path / "graph.json").write_text(json.dumps({"edges": [[1, 2], [2, 3], [3, 1]], "faces": [[1, 2, 3], [1, 3, 2]]}))
+    return {name: str(tmp_path / name) for name in ("afile", "adir", "missing")} | {
+        "graph": str(tmp_path / "graph.json")}
 
 
 @pytest.mark.parametrize("args, says", [
@@ -63,6 +66,10 @@ def places(tmp_path):
     (["gent", "solve", "cube", "--outer", "f1", "--run", "{afile}"], "not a directory"),
     (["gent", "status", "{afile}"], "not a directory"),
     (["gent", "record", "{adir}", "--out", "{afile}"], "not a directory"),
+    (["gent", "info", "--graph", "{graph}#nosuch"], "drop #nosuch"),
+    (["serans", "show", "--to-move", "B"], "give --board too"),
+    (["life", "solve", "--size", "4x4", "--quarter", "2", "--tokens", "2", "--generations", "2",
+      "--order", "first", "--coin", "against-first"], "--coin is for --order coin"),
     (["serans", "play", "--depth", "0"], "positive integer"),
     (["serans", "play", "--exact", "--depth", "2"], "--depth"),
 ])

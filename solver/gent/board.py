@@ -295,6 +295,8 @@ def load_graph(source):
             raise GraphError(f"cannot read {path}: {e}") from None
         except json.JSONDecodeError as e:
             raise GraphError(f"{path} is not JSON: {e}") from None
+        if pick and isinstance(data, dict) and "edges" in data:
+            raise GraphError(f"{path} holds one graph, not several: drop #{pick}")
         if isinstance(data, dict) and "edges" not in data:
             graphs = {k: v for k, v in data.items() if isinstance(v, dict) and "edges" in v}
             if pick:

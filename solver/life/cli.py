@@ -165,8 +165,8 @@ def add_parser(games):
                                           f"corners, {SOLVE_DEFAULTS['tokens']} tokens and "
                                           f"{SOLVE_DEFAULTS['generations']} generations.")
     rule_args(s, SOLVE_DEFAULTS)
-    s.add_argument("--coin", choices=("against-first", "against-second", "both"), default="both",
-                   help="how a coin-decided order is searched (default both)")
+    s.add_argument("--coin", choices=("against-first", "against-second", "both"), default=None,
+                   help="how a coin-decided order (--order coin) is searched (default both)")
     s.add_argument("--replies", action="store_true",
                    help="print the value and the best reply for every first set-up class")
     s.add_argument("--all-replies", action="store_true",
@@ -298,7 +298,9 @@ def cmd_solve(args):
     options = options_from(args)
     board = Board(options)
     classes = board.setups(FIRST, canonical=True)
-    modes = ["against-first", "against-second"] if args.coin == "both" else [args.coin]
+    if args.coin is not None and options.order != "coin":
+        raise UsageError(f"--coin is for --order coin, not --order {options.order}")
+    modes = ["against-first", "against-second"] if args.coin in (None, "both") else [args.coin]
     if options.order != "coin":
         modes = modes[:1]
     t0 = time.perf_counter()

@@ -47,7 +47,7 @@ def add_parser(games):
         sub.add_argument("--moves", default="", help="moves played so far (set-up placements, then turns)")
         sub.add_argument("--board", default=None,
                          help="start from this board instead ('Y . BY ./. . . ./...' rows from the top)")
-        sub.add_argument("--to-move", choices=COLOURS, default="Y", help="who moves on --board (default Y)")
+        sub.add_argument("--to-move", choices=COLOURS, default=None, help="who moves on --board (default Y)")
 
     s = commands.add_parser("show", help="the position with its legal turns")
     rule_args(s)
@@ -116,10 +116,12 @@ def make_rules(args):
 
 def make_position(args):
     rules = make_rules(args)
+    if args.to_move is not None and args.board is None:
+        raise UsageError("--to-move says who moves on --board; give --board too")
     if args.board is not None:
-        to_move = COLOURS.index(args.to_move)
+        to_move = COLOURS.index(args.to_move or "Y")
         if to_move >= rules.players:
-            raise UsageError(f"--to-move {args.to_move}: no such player in a {rules.players}-player game")
+            raise UsageError(f"--to-move {args.to_move or 'Y'}: no such player in a {rules.players}-player game")
         position = Position.from_board(rules, parse_board(rules, args.board), to_move)
     else:
         position = Position.initial(rules)
