@@ -138,6 +138,9 @@ def test_record_from_a_finished_parallel_run(tmp_path):
     with open_table(out / "4x4-margin.sjt") as table:
         assert table.probe("") == 1
     r = cli("record", "4x4", "--from-run", str(tmp_path / "nothing"), "--out", str(out))
+    assert r.returncode == 2 and "does not exist" in r.stderr
+    (tmp_path / "empty").mkdir()
+    r = cli("record", "4x4", "--from-run", str(tmp_path / "empty"), "--out", str(out))
     assert r.returncode == 2 and "no run" in r.stderr
     r = cli("verify", str(run), "--table-mb", "16", "--quiet")
     assert r.returncode == 0 and "verified" in r.stdout, r.stderr
