@@ -18,19 +18,24 @@ class Result:
         self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
 
 
-def cli(*args):
-    """In this process."""
+def solver_cli(*args):
+    """`python -m solver ARGS` (any game) in this process."""
     out, err = io.StringIO(), io.StringIO()
     sigterm = signal.getsignal(signal.SIGTERM)  # main() installs its own handler
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
-                code = main(["sanjego", *args])
+                code = main(list(args))
             except SystemExit as e:
                 code = e.code
     finally:
         signal.signal(signal.SIGTERM, sigterm)
     return Result(code or 0, out.getvalue(), err.getvalue())
+
+
+def cli(*args):
+    """In this process."""
+    return solver_cli("sanjego", *args)
 
 
 def run(*args):

@@ -1,37 +1,19 @@
 """Bad paths and damaged run directories on every game's command line: exit status 2 and
 one line on stderr, never a traceback (the contract of solver/cli.py)."""
 
-import contextlib
-import io
 import json
-import signal
 
 import pytest
+from sanjego_cli import solver_cli
 
 from solver.checkpoint import CheckpointError, Journal, RunDir, _seal, write_checked_json
-from solver.cli import main
-
-
-def cli(*args):
-    """main(args) in this process: (exit status, stderr)."""
-    err = io.StringIO()
-    sigterm = signal.getsignal(signal.SIGTERM)  # main() installs its own handler
-    try:
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-            try:
-                code = main(list(args))
-            except SystemExit as e:
-                code = e.code
-    finally:
-        signal.signal(signal.SIGTERM, sigterm)
-    return code, err.getvalue()
 
 
 def assert_refused(args, says):
-    code, err = cli(*args)
-    assert code == 2, err
-    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
-    assert says in err, err
+    r = solver_cli(*args)
+    assert r.returncode == 2, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr
+    assert says in r.stderr, r.stderr
 
 
 @pytest.fixture
@@ -84,17 +66,16 @@ def test_a_series_refuses_a_damaged_record_instead_of_solving_past_it(tmp_path):
     assert_refused(["sanjego", "series", "4x2", "--results", str(tmp_path)], "damaged")
 
 
-def test_record_from_a_run_refuses_another_measure(tmp_path):
-    run = tmp_path / "run"
-    assert cli("sanjego", "solve", "3x3", "--run", str(run), "--workers", "1", "--table-mb", "8")[0] == 0
-    assert_refused(["sanjego", "record", "3x3", "--from-run", str(run), "--measure", "outcome",
-                    "--out", str(tmp_path / "results")], "proves the margin only")
-
-
 def _run_with_journal(tmp_path):
     run = tmp_path / "run"
-    assert cli("sanjego", "solve", "3x3", "--run", str(run), "--workers", "1", "--table-mb", "8")[0] == 0
+    assert solver_cli("sanjego", "solve", "3x3", "--run", str(run), "--workers", "1", "--table-mb", "8").returncode == 0
     return run
+
+
+def test_record_from_a_run_refuses_another_measure(tmp_path):
+    run = _run_with_journal(tmp_path)
+    assert_refused(["sanjego", "record", "3x3", "--from-run", str(run), "--measure", "outcome",
+                    "--out", str(tmp_path / "results")], "proves the margin only")
 
 
 @pytest.mark.parametrize("damage, says", [

@@ -701,6 +701,8 @@ def _open_board_table(args, engine):
     from ..cli import UsageError
     if engine.heads and args.table:
         raise UsageError("--table holds positions without heads; leave it out with --heads")
+    if args.no_table and args.table:
+        raise UsageError("--table and --no-table exclude each other")
     if args.no_table or engine.heads:
         return None, None
     path = args.table or default_table_path(engine.board, args.measure)
@@ -718,9 +720,6 @@ def cmd_check_line(args):
     position = start
     for m in played[:args.from_ply]:
         position = position.play(m)
-    if args.table and args.no_table:
-        from ..cli import UsageError
-        raise UsageError("--table and --no-table exclude each other")
     table, table_path = _open_board_table(args, engine)
     bounds_from_table = 0
 

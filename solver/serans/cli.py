@@ -119,9 +119,10 @@ def make_position(args):
     if args.to_move is not None and args.board is None:
         raise UsageError("--to-move says who moves on --board; give --board too")
     if args.board is not None:
-        to_move = COLOURS.index(args.to_move or "Y")
+        colour = args.to_move or "Y"
+        to_move = COLOURS.index(colour)
         if to_move >= rules.players:
-            raise UsageError(f"--to-move {args.to_move or 'Y'}: no such player in a {rules.players}-player game")
+            raise UsageError(f"--to-move {colour}: no such player in a {rules.players}-player game")
         position = Position.from_board(rules, parse_board(rules, args.board), to_move)
     else:
         position = Position.initial(rules)
