@@ -258,9 +258,12 @@ def _base_json(args, engine, moves, seconds):
 def _node_count(text):
     """argparse type: a positive node count, also written like 2e9."""
     try:
-        n = int(float(text))
+        x = float(text)
+        n = int(x)
     except (ValueError, OverflowError):
         raise argparse.ArgumentTypeError(f"not a node count: {text!r}") from None
+    if n != x:
+        raise argparse.ArgumentTypeError(f"a node count is a whole number, not {text!r}")
     if n < 1:
         raise argparse.ArgumentTypeError(f"a node count must be positive, not {text!r}")
     return n
