@@ -63,9 +63,17 @@ def positive_int_arg(text):
 
 def nonnegative_int_arg(text):
     try:
-        return positive_int_arg(text) if text.strip() != "0" else 0
-    except argparse.ArgumentTypeError:
-        raise argparse.ArgumentTypeError(f"expected 0 or a positive integer, got {text!r}") from None
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or a positive integer, got {text!r}")
+    return n
+
+
+def _name_given(text, kind):
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"expected a {kind} name, got an empty one")
 
 
 def _writable_place(text, path):
@@ -78,8 +86,7 @@ def _writable_place(text, path):
 
 def output_file_arg(text):
     """argparse type: a file that can be written (checked before any long computation)."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("expected a file name, got an empty one")
+    _name_given(text, "file")
     path = os.path.abspath(text)
     if os.path.isdir(path):
         raise argparse.ArgumentTypeError(f"{text} is a directory; give a file name")
@@ -89,8 +96,7 @@ def output_file_arg(text):
 
 def output_dir_arg(text):
     """argparse type: a directory that exists or can be made (checked before any long computation)."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("expected a directory name, got an empty one")
+    _name_given(text, "directory")
     path = os.path.abspath(text)
     if os.path.exists(path) and not os.path.isdir(path):
         raise argparse.ArgumentTypeError(f"{text} exists and is not a directory")
@@ -100,8 +106,7 @@ def output_dir_arg(text):
 
 def input_dir_arg(text):
     """argparse type: an existing directory."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("expected a directory name, got an empty one")
+    _name_given(text, "directory")
     if not os.path.isdir(text):
         raise argparse.ArgumentTypeError(f"{text} is not a directory" if os.path.exists(text)
                                          else f"{text} does not exist")
@@ -110,8 +115,7 @@ def input_dir_arg(text):
 
 def input_file_arg(text):
     """argparse type: a file name (not empty; whether it can be read is checked on reading)."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("expected a file name, got an empty one")
+    _name_given(text, "file")
     return text
 
 
