@@ -55,6 +55,7 @@ def places(tmp_path):
     (["serans", "play", "--depth", "0"], "positive integer"),
     (["serans", "play", "--exact", "--depth", "2"], "--depth"),
     (["sanjego", "solve", "3x3", "--split-nodes", "1.5"], "whole number"),
+    (["life", "selfplay", "--place-every", "-1"], "0 or a positive integer"),
 ])
 def test_bad_paths_and_options_exit_2_with_one_line(places, args, says):
     assert_refused([a.format(**places) for a in args], says)

@@ -6,7 +6,8 @@ import random
 import sys
 import time
 
-from ..cli import Progress as _Progress, UsageError, output_dir_arg, output_file_arg, positive_int_arg, table_mb_arg
+from ..cli import (Progress as _Progress, UsageError, nonnegative_int_arg, output_dir_arg, output_file_arg,
+                   positive_int_arg, table_mb_arg)
 from .rules import (BOTH_EXTINCT, EDGES, LIMIT_SCORES, ORDERS, SETUPS, Options)
 
 # The small version that `solve` searches unless told otherwise.
@@ -22,16 +23,6 @@ def size_arg(text):
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a size like 8x8, got {text!r}")
     return w, h
-
-
-def nonneg_int_arg(text):
-    try:
-        n = int(text)
-    except ValueError:
-        n = -1
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
-    return n
 
 
 def rule_args(sub, defaults=None):
@@ -51,7 +42,7 @@ def rule_args(sub, defaults=None):
                    help=f"sequential: the second player sees the first set-up (default {d.setup})")
     g.add_argument("--place-first", type=positive_int_arg, default=None, metavar="G",
                    help=f"first placement round before generation G (default {d.place_first})")
-    g.add_argument("--place-every", type=nonneg_int_arg, default=None, metavar="K",
+    g.add_argument("--place-every", type=nonnegative_int_arg, default=None, metavar="K",
                    help=f"then before every K-th generation; 0: never (default {d.place_every})")
     g.add_argument("--extra", type=positive_int_arg, default=None, metavar="N",
                    help=f"tokens per player per placement round, 1..5 (default {d.extra})")
