@@ -42,7 +42,7 @@ def test_waiting_on_the_cluster_can_time_out(cluster):
     pool = DaskPool(cluster.scheduler_address)
     try:
         slow = pool.client.submit(time.sleep, 3, pure=False)
-        assert pool.wait([slow], timeout=0.2) == set() and pool.live_nodes() == 0
+        assert pool.wait([slow], timeout=0.2) == set() and pool.live_nodes() == 0 and pool.in_flight() == []
         assert pool.wait([slow], timeout=30) == {slow}
     finally:
         pool.close()

@@ -567,15 +567,17 @@ def test_a_waiting_run_sees_the_nodes_of_its_sub_proofs_in_flight():
     engine = Engine(board, "margin", table_mb=16)
     config = (board.core_geometry(), "margin", 16 << 20, None, False)
     pool = LocalPool(1, config)
-    future = pool.submit(config, *p.core_args, 3)
-    seen, done = [], set()
+    future = pool.submit(config, *p.core_args, 3, tag=(b"leaf", 3))
+    seen, flights, done = [], [], set()
     while not done:
         done = pool.wait([future], timeout=0.01)
         seen.append(pool.live_nodes())
+        flights += pool.in_flight()  # what a session journals on the way (sessions)
     v, nodes, _, _ = future.result()
     pool.close()
     assert v < 3 and engine.value(p) == 2
-    assert 0 < max(seen) <= nodes and pool.live_nodes() == 0
+    assert 0 < max(seen) <= nodes and pool.live_nodes() == 0 and pool.in_flight() == []
+    assert {f[:2] for f in flights} == {(b"leaf", 3)} and 0 < max(f[2] for f in flights) <= nodes
 
 
 def _root_order(proof, k):
@@ -896,6 +898,9 @@ class _LastInFirstOut:
 
     def live_nodes(self):
         return 0
+
+    def in_flight(self):
+        return []
 
     def close(self, abort=False):
         pass

@@ -443,7 +443,9 @@ def cmd_status(args):
              f"value in [{format_value(lo, measure)}, {format_value(hi, measure)}]"))
     splits = f" ({out['splits']} split after too many nodes)" if out.get("splits") else ""
     print(f"{out['subproofs']} sub-proofs{splits}, {out['nodes']:,} nodes, {out['cpu_seconds'] / 3600:.2f} CPU-hours, "
-          f"{out['wall_seconds'] / 3600:.2f} hours of wall time in sessions that have ended")
+          f"{out['wall_seconds'] / 3600:.2f} hours of wall time in sessions that have ended"
+          + (f" ({out['killed_sessions']} killed, counted as far as they journaled)"
+             if out.get("killed_sessions") else ""))
     h = out["answer_hints"]
     if h["answers"]:
         print(f"answer hints: {h['settled_by_hint']} of {h['answers']} answers with a hint were settled by it "

@@ -65,6 +65,7 @@ from .engine import ordered_moves
 from .notation import format_move, format_moves, parse_move, replay
 from .probes import Probes
 from . import subtrees, warm
+from .sessions import SessionLog, SessionTally
 
 _core = None  # this process's table for _core_config (a Dask worker's), owned by its first core
 _core_config = None
@@ -284,7 +285,7 @@ class LocalPool:
         self.snapshot_done = threading.Condition()
         self.local = threading.local()
         self.cores = []
-        self.running = {}  # core -> its node count when its sub-proof in flight started
+        self.running = {}  # core -> (its node count, the time, tag) when its sub-proof in flight started
         self.stopping = threading.Event()
         self.drops = {}  # future -> the event that drops its sub-proof
         self.executor = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="sanjego")
@@ -324,7 +325,7 @@ class LocalPool:
                 core.book_start(subtrees.MIN_WORK, subtrees.CAPACITY)
             self.cores.append(core)
         self.local.drop = drop
-        self.running[core] = core.nodes
+        self.running[core] = (core.nodes, time.perf_counter(), tag)
         if self.record_subtrees:
             with self.snapshot_done:
                 self.recorded[core] = [tag, b"", self.snapshot]
@@ -361,7 +362,13 @@ class LocalPool:
 
     def live_nodes(self):
         """Nodes searched so far by the sub-proofs in flight (read unlocked: for progress only)."""
-        return sum(core.nodes - start for core, start in list(self.running.items()))
+        return sum(core.nodes - start for core, (start, _, _) in list(self.running.items()))
+
+    def in_flight(self):
+        """(leaf key, k, nodes, seconds) so far of each tagged sub-proof in flight (unlocked, as live_nodes)."""
+        now = time.perf_counter()
+        return [(*tag, core.nodes - start, now - t0)
+                for core, (start, t0, tag) in list(self.running.items()) if tag is not None]
 
     def close(self, abort=False):
         if abort:  # searches in flight stop within 2^20 nodes and are lost; finished ones are journaled
@@ -398,6 +405,9 @@ class DaskPool:
 
     def live_nodes(self):
         return 0  # the cluster's workers report only finished sub-proofs
+
+    def in_flight(self):
+        return []
 
     def drop(self, future):
         pass  # a running Dask task cannot be interrupted: it finishes and is journaled
@@ -444,6 +454,8 @@ class ParallelProof:
         self.subproofs = 0
         self.splits = 0
         self.wall_before = 0.0  # wall time of earlier sessions of this run
+        self.sessions = SessionTally()  # (replay only)
+        self.killed_sessions = 0  # earlier sessions ended by a kill (counted as far as they journaled)
         manifest = {"game": "sanjego", "board": board_spec(self.board), "measure": self.measure,
                     "moves": format_moves(self.board, moves), "depth": depth}
         # None (as in manifests from before the heads variant) when there are no heads
@@ -456,6 +468,7 @@ class ParallelProof:
                     raise CheckpointError(f"{run_dir} was started with seed={stored.get('seed')!r}, "
                                           f"not {engine.seed!r}; resume with the run's own options")
                 self.run.journal.replay(self._apply)
+                self._count_killed_sessions()
             else:
                 if engine.seed is not None:
                     manifest["seed"] = engine.seed
@@ -513,6 +526,8 @@ class ParallelProof:
         self.bounds[leaf.key] = list(self.engine.core.bounds(*p.core_args))
 
     def _apply(self, record):
+        if self.sessions.take(record):
+            return
         if "session_wall" in record:
             self.wall_before += record["session_wall"]
             return
@@ -538,11 +553,24 @@ class ParallelProof:
                 self.hint_tally["answers"] += 1
                 self.hint_tally["settled_by_hint"] += record.get("move") in record["hints"]
                 self.hint_tally["nodes"] += record["nodes"]
-        self.nodes += record["nodes"]
-        self.cpu_seconds += record["seconds"]
         key = next(record[kind] for kind in ("key", "split", "dropped", "interrupted") if kind in record)
-        tag = (bytes.fromhex(key), record["k"])
-        self.question_nodes[tag] = self.question_nodes.get(tag, 0) + record["nodes"]
+        self.sessions.finished(key, record["k"])
+        self._count(key, record["k"], record["nodes"], record["seconds"])
+
+    def _count(self, key_hex, k, nodes, seconds):
+        self.nodes += nodes
+        self.cpu_seconds += seconds
+        tag = (bytes.fromhex(key_hex), k)
+        self.question_nodes[tag] = self.question_nodes.get(tag, 0) + nodes
+
+    def _count_killed_sessions(self):
+        """Sessions that a kill ended count as far as they journaled (see sessions)."""
+        killed = self.sessions.killed()
+        for session in killed:
+            self.wall_before += session["wall"]
+            for key_hex, k, nodes, seconds in session["in_flight"]:
+                self._count(key_hex, k, nodes, seconds)
+        self.killed_sessions = len(killed)
 
     def _split(self, leaf):
         """Makes the leaf's children part of the frontier (the leaf keeps its bounds)."""
@@ -791,6 +819,7 @@ class ParallelProof:
         lo, hi = memo[self.root.key]
         out = {"bounds": [lo, hi], "subproofs": self.subproofs, "splits": self.splits, "nodes": self.nodes,
                "cpu_seconds": round(self.cpu_seconds, 3), "wall_seconds": round(self.wall_before, 3),
+               "killed_sessions": self.killed_sessions,
                "answer_hints": dict(self.hint_tally)}
         if lo < hi:
             k = Probes().question(lo, hi)  # as a resumed run asks first
@@ -900,11 +929,14 @@ class ParallelProof:
             lambda: warm.end_session(self.run.path, warm_core, identify, self._note, finished=False),
             lambda: self._keep_subtrees(stopped, {**pool.stopped_subtrees, **pool.snapshot_subtrees()},
                                         self.intervals(), warm_core.BOOK_ENTRY_BYTES))
+        session = None if self.run is None else SessionLog(self.run.journal, pool.in_flight)
         t0 = time.perf_counter()
         try:
             while True:
                 if on_the_way is not None:
                     on_the_way()
+                if session is not None:
+                    session()
                 memo = self.intervals()
                 lo, hi = memo[self.root.key]
                 if lo == hi:
@@ -949,8 +981,8 @@ class ParallelProof:
             pool.close(abort=bool(inflight))
         finally:
             self.seconds = time.perf_counter() - t0
-            if self.run is not None:
-                self.run.journal.append({"session_wall": round(self.seconds, 3)})
+            if session is not None:
+                session.end(self.seconds)
             if self.run is not None:
                 memo = self.intervals()
                 lo, hi = memo[self.root.key]

@@ -30,6 +30,7 @@ from .parallel import INTERRUPTED, PROGRESS_SECONDS, DaskPool, LocalPool, SavesO
 from .board import board_spec
 from .notation import format_move, format_moves, parse_move
 from .results import VERIFY_SEED
+from .sessions import SessionLog, SessionTally
 
 DEFAULT_SEED = VERIFY_SEED     # not the core's default, which runs use
 CORE_DEFAULT_SEED = 0x5A4E4A45474F
@@ -146,7 +147,7 @@ class Verification:
             own = self.dir.journal.read()
         else:
             self.dir.create(manifest)
-        self.answered = {(bytes.fromhex(r["key"]), r["k"]): r for r in own if "session_wall" not in r}
+        self.answered = {(bytes.fromhex(r["key"]), r["k"]): r for r in own if "key" in r}
         totals = _totals(own)
         self.nodes, self.cpu_seconds, self.wall_before = totals["nodes"], totals["cpu_seconds"], totals["wall_seconds"]
         self._check_answers()
@@ -286,8 +287,12 @@ class Verification:
             lambda: warm.end_session(self.dir.path, warm_core, identify, self._note, finished=False),
             lambda: self._keep_subtrees(stopped, {**pool.stopped_subtrees, **pool.snapshot_subtrees()},
                                         warm_core.BOOK_ENTRY_BYTES))
+        # Only the wall time: a verification counts the nodes of its answers alone.
+        session = None if pool is None else SessionLog(self.dir.journal)
         try:
             while todo or inflight:
+                if session is not None:
+                    session()
                 if on_the_way is not None:
                     on_the_way()
                 while todo and len(inflight) < (pool.workers if self.scheduler else self.workers):
@@ -317,8 +322,8 @@ class Verification:
             finished = True
         finally:
             self.seconds = time.perf_counter() - t0
-            if pool is not None:
-                self.dir.journal.append({"session_wall": round(self.seconds, 3)})
+            if session is not None:
+                session.end(self.seconds)
             # The small file first: a second signal may cut the warm table's save short.
             if warm_core is not None:
                 self._keep_subtrees(stopped, pool.stopped_subtrees, warm_core.BOOK_ENTRY_BYTES)
@@ -400,15 +405,20 @@ def read_verification(proof, run_dir, out_dir=None, bound=False):
 
 
 def _totals(records):
-    """Answers, nodes, CPU and wall seconds of a verification journal's records."""
+    """Answers, nodes, CPU and wall seconds of a verification journal's records (a session
+    that a kill ended counts as far as it journaled: see sessions)."""
     out = {"answers": 0, "nodes": 0, "cpu_seconds": 0.0, "wall_seconds": 0.0}
+    tally = SessionTally()
     for record in records:
+        if tally.take(record):
+            continue
         if "session_wall" in record:
             out["wall_seconds"] += record["session_wall"]
         else:
             out["answers"] += 1
             out["nodes"] += record["nodes"]
             out["cpu_seconds"] += record["seconds"]
+    out["wall_seconds"] += sum(session["wall"] for session in tally.killed())
     return out
 
 

@@ -1,0 +1,115 @@
+"""A session ended by a kill still counts in the run's totals, as far as it journaled."""
+
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from solver.checkpoint import Journal
+from solver.sanjego import Board, Position, sessions
+from solver.sanjego.engine import Engine
+from solver.sanjego.parallel import ParallelProof, open_run
+from solver.sanjego.sessions import SessionLog, SessionTally
+from solver.sanjego.verify import _totals
+
+A, B = "aa" * 4, "bb" * 4  # two leaf keys
+
+
+def tally_of(records):
+    tally = SessionTally()
+    for record in records:
+        if not tally.take(record) and ("key" in record or "interrupted" in record):
+            tally.finished(record.get("key") or record["interrupted"], record["k"])
+    return tally.killed()
+
+
+def test_only_a_session_without_its_end_counts_and_no_node_twice():
+    clean = [{"session": "s1", "wall": 0.0, "in_flight": []},
+             {"session": "s1", "wall": 600.0, "in_flight": [[A, 2, 10, 1.0]]},
+             {"interrupted": A, "k": 2, "nodes": 15, "seconds": 1.5},
+             {"session_wall": 700.0, "session": "s1"}]
+    assert tally_of(clean) == []
+    killed = [{"session": "s2", "wall": 0.0, "in_flight": []},
+              {"session": "s2", "wall": 600.0, "in_flight": [[A, 2, 10, 1.0], [B, 2, 20, 2.0]]},
+              # A finishes after the last session record: its own record has all its nodes.
+              {"key": A, "k": 2, "lo": -5, "hi": 1, "nodes": 12, "seconds": 1.2}]
+    last, = tally_of(clean + killed)
+    assert last["wall"] == 600.0 and last["in_flight"] == [[B, 2, 20, 2.0]]
+    # The next session's own records leave the killed one's in-flight work alone, even the
+    # same question asked again (its first record comes before any of its work).
+    resumed = [{"session": "s3", "wall": 0.0, "in_flight": []},
+               {"key": B, "k": 2, "lo": -5, "hi": 1, "nodes": 7, "seconds": 0.7},
+               {"session_wall": 50.0, "session": "s3"}]
+    last, = tally_of(clean + killed + resumed)
+    assert last["in_flight"] == [[B, 2, 20, 2.0]]
+
+
+def test_the_verification_counts_a_killed_session_s_wall_time():
+    records = [{"session": "v1", "wall": 0.0, "in_flight": []},
+               {"key": A, "k": 1, "nodes": 5, "seconds": 0.5, "ok": True},
+               {"session": "v1", "wall": 600.0, "in_flight": []},
+               {"session_wall": 30.0}]  # an end from before session records
+    assert _totals(records) == {"answers": 1, "nodes": 5, "cpu_seconds": 0.5, "wall_seconds": 630.0}
+
+
+def test_session_log_journals_its_start_on_the_way_and_its_end(tmp_path, monkeypatch):
+    journal = Journal(tmp_path / "journal.log")
+    log = SessionLog(journal, lambda: [(bytes.fromhex(A), 2, 99, 3.0)])
+    log()  # within SAVE_SECONDS of the start: nothing
+    monkeypatch.setattr(sessions, "SAVE_SECONDS", 0)
+    log()
+    log.end(12.5)
+    first, second, end = journal.read()
+    assert first["session"] == second["session"] == end["session"] == log.id
+    assert second["in_flight"] == [[A, 2, 99, 3.0]] and second["wall"] >= first["wall"]
+    assert end["session_wall"] == 12.5
+
+
+class KilledAfterSessionRecords:
+    """A progress display that copies the journal as a kill -9 would leave it, once the
+    session has journaled work in flight, and then stops the run."""
+
+    def __init__(self, journal, kept):
+        self.journal, self.kept, self.calls = journal, kept, 0
+
+    def __call__(self, *args):
+        self.calls += 1
+        if self.calls == 1:
+            time.sleep(0.5)  # the sub-proof in flight searches meanwhile
+            return
+        shutil.copy(self.journal, self.kept)
+        raise KeyboardInterrupt
+
+
+def test_a_killed_run_counts_the_wall_time_and_the_nodes_in_flight_it_journaled(tmp_path, monkeypatch):
+    # Session 43's 6x6 sitting was ended by the machine going away: four hours of wall time
+    # and 61 x 10^9 nodes of unfinished sub-proofs were missing from the run's totals.
+    from solver.sanjego import parallel
+    monkeypatch.setattr(sessions, "SAVE_SECONDS", 0)
+    monkeypatch.setattr(parallel, "PROGRESS_SECONDS", 0.2)
+    board = Board(6, 4)
+    run = tmp_path / "run"
+    killed = KilledAfterSessionRecords(run / "journal.log", tmp_path / "after-kill.log")
+    proof = ParallelProof(Engine(board, "margin", table_mb=16), Position.start(board), [], 1, run_dir=str(run),
+                          workers=1, progress=killed)
+    with pytest.raises(KeyboardInterrupt):
+        proof.solve()
+    after_kill = Journal(killed.kept).read()
+    last = [r for r in after_kill if "session" in r and "session_wall" not in r][-1]
+    assert not any("session_wall" in r for r in after_kill)
+    (key, k, in_flight, seconds), = last["in_flight"]
+    assert in_flight > 0 and last["wall"] > 0.5
+    journaled = sum(r.get("nodes", 0) for r in after_kill)
+    if any(r.get("key", r.get("interrupted")) == key and r.get("k") == k for r in after_kill[after_kill.index(last):]):
+        in_flight = 0  # (it finished after the session record: its own record has its nodes)
+    shutil.copy(killed.kept, run / "journal.log")
+    out = open_run(str(run))[0].summary()
+    assert out["killed_sessions"] == 1 and out["wall_seconds"] == last["wall"]
+    assert out["nodes"] == journaled + in_flight
+    resumed = ParallelProof(Engine(board, "margin", table_mb=16), Position.start(board), [], 1, run_dir=str(run),
+                            workers=1, resume=True)
+    assert resumed.nodes == resumed.nodes_before == journaled + in_flight and resumed.killed_sessions == 1
+    r = subprocess.run([sys.executable, "-m", "solver", "sanjego", "status", str(run)], capture_output=True, text=True)
+    assert r.returncode == 0 and "in sessions that have ended (1 killed, counted as far as they journaled)" in r.stdout
