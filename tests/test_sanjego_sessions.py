@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from solver.checkpoint import Journal
+from solver.checkpoint import CheckpointError, Journal, RunDir
 from solver.sanjego import Board, Position, sessions
 from solver.sanjego.engine import Engine
 from solver.sanjego.parallel import ParallelProof, open_run
@@ -89,27 +89,47 @@ def test_a_killed_run_counts_the_wall_time_and_the_nodes_in_flight_it_journaled(
     from solver.sanjego import parallel
     monkeypatch.setattr(sessions, "SAVE_SECONDS", 0)
     monkeypatch.setattr(parallel, "PROGRESS_SECONDS", 0.2)
-    board = Board(6, 4)
+    board = Board(6, 5)  # a sub-proof at depth 1 takes some 10^8 nodes: still in flight when stopped
     run = tmp_path / "run"
-    killed = KilledAfterSessionRecords(run / "journal.log", tmp_path / "after-kill.log")
+    journal = run / "journal.log"
+    killed = KilledAfterSessionRecords(journal, tmp_path / "after-kill.log")
     proof = ParallelProof(Engine(board, "margin", table_mb=16), Position.start(board), [], 1, run_dir=str(run),
                           workers=1, progress=killed)
     with pytest.raises(KeyboardInterrupt):
         proof.solve()
+    after_stop = Journal(journal).read()
     after_kill = Journal(killed.kept).read()
-    last = [r for r in after_kill if "session" in r and "session_wall" not in r][-1]
-    assert not any("session_wall" in r for r in after_kill)
+    assert not any("session_wall" in r for r in after_kill) and "session_wall" in after_stop[-1]
+    last = after_kill[-1]
     (key, k, in_flight, seconds), = last["in_flight"]
-    assert in_flight > 0 and last["wall"] > 0.5
-    journaled = sum(r.get("nodes", 0) for r in after_kill)
-    if any(r.get("key", r.get("interrupted")) == key and r.get("k") == k for r in after_kill[after_kill.index(last):]):
-        in_flight = 0  # (it finished after the session record: its own record has its nodes)
-    shutil.copy(killed.kept, run / "journal.log")
+    assert in_flight > 0 and last["wall"] > 0.5 and not any("nodes" in r for r in after_kill)
+    shutil.copy(killed.kept, journal)
     out = open_run(str(run))[0].summary()
-    assert out["killed_sessions"] == 1 and out["wall_seconds"] == last["wall"]
-    assert out["nodes"] == journaled + in_flight
+    assert out["killed_sessions"] == 1 and out["wall_seconds"] == last["wall"] and out["nodes"] == in_flight
     resumed = ParallelProof(Engine(board, "margin", table_mb=16), Position.start(board), [], 1, run_dir=str(run),
                             workers=1, resume=True)
-    assert resumed.nodes == resumed.nodes_before == journaled + in_flight and resumed.killed_sessions == 1
+    assert resumed.nodes == resumed.nodes_before == in_flight and resumed.killed_sessions == 1
     r = subprocess.run([sys.executable, "-m", "solver", "sanjego", "status", str(run)], capture_output=True, text=True)
     assert r.returncode == 0 and "in sessions that have ended (1 killed, counted as far as they journaled)" in r.stdout
+    # Beside a live run, its session is under way, not killed: status counts only what it journaled.
+    with RunDir(run).claimed():
+        out = open_run(str(run))[0].summary()
+    assert out["killed_sessions"] == 0 and out["wall_seconds"] == 0 and out["nodes"] == 0
+    # Stopped after its last session record, the sub-proof journaled all its nodes
+    # ("interrupted"): killed then, the session counts them once.
+    stopped, = [r for r in after_stop if "interrupted" in r]
+    assert (stopped["interrupted"], stopped["k"]) == (key, k) and stopped["nodes"] >= in_flight
+    journal.unlink()
+    for record in after_stop[:-1]:
+        Journal(journal).append(record)
+    out = open_run(str(run))[0].summary()
+    assert out["killed_sessions"] == 1 and out["nodes"] == stopped["nodes"]
+
+
+
+@pytest.mark.parametrize("flight", [[["not hex", 2, 5, 1.0]], [[A, 2, 5]], "none"])
+def test_a_session_record_that_does_not_fit_is_a_damaged_journal(tmp_path, flight):
+    journal = Journal(tmp_path / "journal.log")
+    journal.append({"session": "s1", "wall": 1.0, "in_flight": flight})
+    with pytest.raises(CheckpointError, match="line 1"):
+        journal.replay(SessionTally().take)

@@ -366,9 +366,9 @@ class LocalPool:
 
     def in_flight(self):
         """(leaf key, k, nodes, seconds) so far of each tagged sub-proof in flight (unlocked, as live_nodes)."""
+        running = list(self.running.items())
         now = time.perf_counter()
-        return [(*tag, core.nodes - start, now - t0)
-                for core, (start, t0, tag) in list(self.running.items()) if tag is not None]
+        return [(*tag, core.nodes - start, now - t0) for core, (start, t0, tag) in running if tag is not None]
 
     def close(self, abort=False):
         if abort:  # searches in flight stop within 2^20 nodes and are lost; finished ones are journaled
@@ -564,8 +564,9 @@ class ParallelProof:
         self.question_nodes[tag] = self.question_nodes.get(tag, 0) + nodes
 
     def _count_killed_sessions(self):
-        """Sessions that a kill ended count as far as they journaled (see sessions)."""
-        killed = self.sessions.killed()
+        """Sessions that a kill ended count as far as they journaled (see sessions); not
+        the session of a live run beside this reader (status)."""
+        killed = self.sessions.killed(live=self.run.in_use())
         for session in killed:
             self.wall_before += session["wall"]
             for key_hex, k, nodes, seconds in session["in_flight"]:

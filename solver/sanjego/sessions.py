@@ -61,7 +61,11 @@ class SessionTally:
             return False
         if "session" not in record:
             return False
-        self.open[record["session"]] = dict(record, in_flight=list(record["in_flight"]))
+        # Checked here, so that a record that does not fit is named by the journal's replay.
+        flight = [[str(key), int(k), int(nodes), float(seconds)] for key, k, nodes, seconds in record["in_flight"]]
+        for key, _, _, _ in flight:
+            bytes.fromhex(key)
+        self.open[record["session"]] = dict(record, wall=float(record["wall"]), in_flight=flight)
         self.current = record["session"]
         return True
 
@@ -71,6 +75,7 @@ class SessionTally:
         if last is not None:
             last["in_flight"] = [entry for entry in last["in_flight"] if (entry[0], entry[1]) != (key_hex, k)]
 
-    def killed(self):
-        """The last "session" record of each session that journaled no end."""
-        return list(self.open.values())
+    def killed(self, live=False):
+        """The last "session" record of each session that journaled no end; live: the run is
+        in use by another process now, so that the last session read is under way, not killed."""
+        return [last for session, last in self.open.items() if not (live and session == self.current)]

@@ -404,9 +404,10 @@ def read_verification(proof, run_dir, out_dir=None, bound=False):
     return result
 
 
-def _totals(records):
+def _totals(records, live=False):
     """Answers, nodes, CPU and wall seconds of a verification journal's records (a session
-    that a kill ended counts as far as it journaled: see sessions)."""
+    that a kill ended counts as far as it journaled: see sessions; live: a verification
+    writes the journal now, and its session is not one of those)."""
     out = {"answers": 0, "nodes": 0, "cpu_seconds": 0.0, "wall_seconds": 0.0}
     tally = SessionTally()
     for record in records:
@@ -418,7 +419,7 @@ def _totals(records):
             out["answers"] += 1
             out["nodes"] += record["nodes"]
             out["cpu_seconds"] += record["seconds"]
-    out["wall_seconds"] += sum(session["wall"] for session in tally.killed())
+    out["wall_seconds"] += sum(session["wall"] for session in tally.killed(live))
     return out
 
 
@@ -426,4 +427,4 @@ def journal_totals(run_dir, out_dir=None):
     """What run_dir's verification directory has answered so far (also one not finished,
     or one in use: reading never writes), or None when there is none."""
     check = RunDir(out_dir or os.path.join(run_dir, "verify"))
-    return _totals(check.journal.read()) if check.exists() else None
+    return _totals(check.journal.read(), check.in_use()) if check.exists() else None
