@@ -127,6 +127,62 @@ def test_a_killed_run_counts_the_wall_time_and_the_nodes_in_flight_it_journaled(
 
 
 
+class SlowCluster:
+    """Stands in for DaskPool: sub-proofs on threads that each take a while, nothing known of
+    them until they finish, and no table of the run's own."""
+
+    def __init__(self, address):
+        import concurrent.futures
+        self.futures = concurrent.futures
+        self.executor = concurrent.futures.ThreadPoolExecutor(2)
+        self.workers = 2
+
+    def submit(self, *args, tag=None):
+        from solver.sanjego.parallel import prove
+        return self.executor.submit(lambda: (time.sleep(0.5), prove(*args))[1])
+
+    def wait(self, futures, timeout=None):
+        return self.futures.wait(futures, timeout, return_when=self.futures.FIRST_COMPLETED)[0]
+
+    def live_nodes(self):
+        return 0
+
+    def in_flight(self):
+        return []
+
+    def drop(self, future):
+        pass
+
+    def close(self, abort=False):
+        self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+def test_a_cluster_run_journals_its_session_while_no_sub_proof_finishes(tmp_path, monkeypatch):
+    # A run on Dask shows no progress and has no warm table: it used to wait for the next
+    # sub-proof to finish (hours on 6x6) before it journaled its session again.
+    from solver.sanjego import parallel
+    monkeypatch.setattr(parallel, "DaskPool", SlowCluster)
+    monkeypatch.setattr(parallel, "PROGRESS_SECONDS", 0.05)
+    monkeypatch.setattr(sessions, "SAVE_SECONDS", 0.1)
+    board = Board.parse("4x4")
+    run = tmp_path / "run"
+    proof = ParallelProof(Engine(board, "margin", table_mb=16), Position.start(board), [], 1, run_dir=str(run),
+                          scheduler="tcp://stand-in:8786")
+    assert proof.solve() == 1
+    records = Journal(run / "journal.log").read()
+    finished = sum(1 for r in records if "key" in r)
+    assert finished > 0 and sum(1 for r in records if "session" in r and "wall" in r) > finished + 1
+    # So does its verification on the cluster.
+    from solver.sanjego import verify
+    monkeypatch.setattr(verify, "DaskPool", SlowCluster)
+    monkeypatch.setattr(verify, "PROGRESS_SECONDS", 0.05)
+    check = verify.Verification(open_run(str(run))[0], str(run), scheduler="tcp://stand-in:8786", table_mb=16)
+    check.verify()
+    records = Journal(run / "verify" / "journal.log").read()
+    answered = sum(1 for r in records if "key" in r)
+    assert answered > 0 and sum(1 for r in records if "session" in r and "wall" in r) > answered + 1
+
+
 @pytest.mark.parametrize("flight", [[["not hex", 2, 5, 1.0]], [[A, 2, 5]], "none"])
 def test_a_session_record_that_does_not_fit_is_a_damaged_journal(tmp_path, flight):
     journal = Journal(tmp_path / "journal.log")

@@ -303,7 +303,8 @@ class Verification:
                 if self.progress:
                     self.live_nodes = pool.live_nodes()
                     self.progress(self)
-                timeout = PROGRESS_SECONDS if self.progress or warm_core is not None else None
+                # A session record (sessions) must not wait for a question that can take hours.
+                timeout = PROGRESS_SECONDS if self.progress or warm_core is not None or session is not None else None
                 for future in pool.wait(list(inflight), timeout):
                     self._take(*inflight.pop(future), future.result())
         except BaseException as stop:
