@@ -240,7 +240,8 @@ class RunDir:
         called (an advisory lock on the manifest). A second process that would write the
         same run, say a second `--resume` or `verify` beside the live one, is refused:
         it would repeat the other's work and count its nodes twice. Readers (status,
-        record) do not claim."""
+        record of a bound) do not claim; `record --from-run` claims while it completes
+        its line (it writes line.log)."""
         if fcntl is None or self._claim is not None:
             return
         fd = os.open(self.manifest_path, os.O_RDONLY)

@@ -293,6 +293,11 @@ def test_board_command(tmp_path):
     assert parse_board(str(path)) == board
     assert board.cells == 20 and board.owners == tuple(Board(5, 4).start_owner(c) for c in range(20))
     assert sorted(board.symmetries) == sorted(Board(5, 4).symmetries)
+    r = cli("board", "--help")  # names every built-in board, not only "Built-in examples:"
+    text = " ".join(r.stdout.split())
+    assert r.returncode == 0 and all(f"{name}:" in text for name in ("cube1, cube2, cube3", "hex2 .. hex5", "torusWxH"))
+    r = cli("series", "cube1", "--json")  # every command takes every board
+    assert r.returncode == 0 and json.loads(r.stdout)["board"] == "cube1"
 
 
 def test_svg_of_a_graph_board_with_heads(tmp_path):

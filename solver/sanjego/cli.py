@@ -3,6 +3,7 @@
 import argparse
 import json
 import os
+import re
 import sys
 import time
 
@@ -58,7 +59,8 @@ def add_parser(games):
         sub.add_argument("--quiet", action="store_true", help="no progress display")
 
     s = commands.add_parser("solve", help="exact value of a position",
-                            description="Exact value. With --workers, --run or --scheduler the proof is "
+                            description="Exact value. With any of the parallel options (--workers, --run, --scheduler, "
+                                        "--resume, --split-nodes, --focus, --answer-hints) the proof is "
                                         "split into sub-proofs a few plies deep and solved in parallel; "
                                         "with --run DIR it is checkpointed there and --resume continues it.")
     common(s)
@@ -181,7 +183,7 @@ def add_series_and_show(commands, common):
                     "from its starter's view. A series of draws never ends and is reported so. "
                     "The outcome comes from results/sanjego/WxH.json (or the transposed board's, the "
                     "same game), else small boards are solved on the spot.")
-    s.add_argument("board", type=board_arg, help="board size WxH, e.g. 4x2")
+    s.add_argument("board", type=board_arg, help=BOARD_HELP)
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--results", metavar="DIR", default=None, type=input_dir_arg,
                    help="directory of solved boards (default results/sanjego of this checkout)")
@@ -926,6 +928,12 @@ def cmd_show(args):
               f"and index.html to {args.svg}")
 
 
+def _builtin_entries(listing):
+    """'name: what it is' of each entry of the graph module's indented list of built-in boards."""
+    entries = re.split(r"\n    (?=\S)", "\n" + listing.strip("\n"))[1:]
+    return [": ".join(" ".join(part.split()) for part in re.split(r"\s{2,}", e.strip(), maxsplit=1)) for e in entries]
+
+
 def add_board_and_heads(commands):
     """The `board` and `heads` commands (issue 8: other boards, the heads variant)."""
     from .graph import __doc__ as graph_doc
@@ -933,7 +941,8 @@ def add_board_and_heads(commands):
         "board", help="describe a board: cells, neighbours, start colours, symmetries",
         description="Prints a board's cells, start colours and symmetry count (automorphisms of "
                     "its graph), or with --json the board in the JSON format that any command "
-                    "takes as a board file. " + " ".join(graph_doc.split("\n\n")[1].split()),
+                    "takes as a board file. " + " ".join(graph_doc.split("\n\n")[1].split()) + " "
+                    + "; ".join(_builtin_entries(graph_doc.split("\n\n")[2])) + ".",
         epilog="JSON format: " + " ".join(graph_doc.split("JSON format")[1].split("\n\n", 1)[1].split()))
     s.add_argument("board", type=board_arg, help=BOARD_HELP)
     s.add_argument("--json", action="store_true", help="print the board as a JSON board file")
