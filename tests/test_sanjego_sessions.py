@@ -1,5 +1,6 @@
 """A session ended by a kill still counts in the run's totals, as far as it journaled."""
 
+import concurrent.futures
 import shutil
 import subprocess
 import sys
@@ -132,8 +133,6 @@ class SlowCluster:
     them until they finish, and no table of the run's own."""
 
     def __init__(self, address):
-        import concurrent.futures
-        self.futures = concurrent.futures
         self.executor = concurrent.futures.ThreadPoolExecutor(2)
         self.workers = 2
 
@@ -142,7 +141,7 @@ class SlowCluster:
         return self.executor.submit(lambda: (time.sleep(0.5), prove(*args))[1])
 
     def wait(self, futures, timeout=None):
-        return self.futures.wait(futures, timeout, return_when=self.futures.FIRST_COMPLETED)[0]
+        return concurrent.futures.wait(futures, timeout, return_when=concurrent.futures.FIRST_COMPLETED)[0]
 
     def live_nodes(self):
         return 0

@@ -937,12 +937,13 @@ def _builtin_entries(listing):
 def add_board_and_heads(commands):
     """The `board` and `heads` commands (issue 8: other boards, the heads variant)."""
     from .graph import __doc__ as graph_doc
+    paragraphs = graph_doc.split("\n\n")
     s = commands.add_parser(
         "board", help="describe a board: cells, neighbours, start colours, symmetries",
         description="Prints a board's cells, start colours and symmetry count (automorphisms of "
                     "its graph), or with --json the board in the JSON format that any command "
-                    "takes as a board file. " + " ".join(graph_doc.split("\n\n")[1].split()) + " "
-                    + "; ".join(_builtin_entries(graph_doc.split("\n\n")[2])) + ".",
+                    "takes as a board file. " + " ".join(paragraphs[1].split()) + " "
+                    + "; ".join(_builtin_entries(paragraphs[2])) + ".",
         epilog="JSON format: " + " ".join(graph_doc.split("JSON format")[1].split("\n\n", 1)[1].split()))
     s.add_argument("board", type=board_arg, help=BOARD_HELP)
     s.add_argument("--json", action="store_true", help="print the board as a JSON board file")

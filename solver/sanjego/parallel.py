@@ -963,10 +963,10 @@ class ParallelProof:
                 if self.progress:
                     self.live_nodes = pool.live_nodes()
                     self.progress(self, len(todo), (lo, hi), k)
-                # A run saves on the way even without a progress display, and a run on a
-                # cluster journals its session record (sessions) without waiting for a
-                # sub-proof that can take hours.
-                timeout = PROGRESS_SECONDS if self.progress or warm_core is not None or session is not None else None
+                # A run saves on the way (session record, a local pool's warm table) even
+                # without a progress display, and without waiting for a sub-proof that can take
+                # hours. (Only a run has a warm table, and every run journals its session.)
+                timeout = PROGRESS_SECONDS if self.progress or session is not None else None
                 for future in pool.wait(list(inflight), timeout):
                     self._finish(*inflight.pop(future), future.result())
         except BaseException as stop:

@@ -303,8 +303,9 @@ class Verification:
                 if self.progress:
                     self.live_nodes = pool.live_nodes()
                     self.progress(self)
-                # A session record (sessions) must not wait for a question that can take hours.
-                timeout = PROGRESS_SECONDS if self.progress or warm_core is not None or session is not None else None
+                # Saves on the way (session record, a local pool's warm table) must not wait for
+                # a question that can take hours. (Every pool journals its session.)
+                timeout = PROGRESS_SECONDS if self.progress or session is not None else None
                 for future in pool.wait(list(inflight), timeout):
                     self._take(*inflight.pop(future), future.result())
         except BaseException as stop:
