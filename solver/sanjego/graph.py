@@ -7,8 +7,9 @@ graph's automorphisms). Built-in examples:
     cube1, cube2, cube3   the surface of a cube with 1x1, 2x2 or 3x3 cells per face (cube3 is
                           the original's cube: 27 + 27 pieces); cells are face letter U, D, F,
                           B, L, R plus the number of the cell on its face in reading order
-                          (U1 .. U9) as the face lies in the cross-shaped net below; two cells
-                          are neighbours when they share an edge, also across the cube's edges
+                          (U1 .. U9) as the face lies in the cross-shaped net with L F R B in
+                          a row, U above F and D below F; two cells are neighbours when they
+                          share an edge, also across the cube's edges
     hex2 .. hex5          a hexagon of hexagonal cells with N cells per side (7, 19, 37, 61)
     torusWxH              the W x H rectangle with its opposite edges glued (W, H >= 3)
 
