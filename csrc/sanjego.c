@@ -274,6 +274,8 @@ SJSolver *sj_new_sharing(const SJSolver *owner)
     S->nodes = S->tt_hits = S->tt_stores = 0;
     S->stop = 0;
     S->book = NULL; /* each thread has its own */
+    S->order_hints = NULL; /* each thread sets its own */
+    S->hint_hits = 0;
     S->book_len = S->book_cap = 0;
     S->poll = NULL;
     S->poll_ctx = NULL;
@@ -1026,6 +1028,48 @@ static void book_add(SJSolver *S, const SJPos *p, int lo, int hi, int work)
     e->work = (uint8_t)work;
 }
 
+/* The move H's table stores for p (see sj_set_order_hints): p keyed afresh with H's keys.
+ * Returns 1 with *from, *to set (SJ_TEMPO for a tempo move), or 0. */
+static int order_hint(SJSolver *H, const SJPos *p, int *from, int *to)
+{
+    SJPos q = *p;
+    memset(q.k1, 0, sizeof q.k1);
+    memset(q.k2, 0, sizeof q.k2);
+    q.g1 = q.g2 = 0;
+    q.free = 0;
+    for (uint64_t m = q.occ; m;) {
+        int c = pop_lsb(&m);
+        toggle(H, &q, c, q.height[c], key_owner(&q, c));
+    }
+    if (H->free_group_max) free_small_groups(H, &q, q.occ);
+    uint64_t key1, key2;
+    int s = canonical(H, &q, &key1, &key2);
+    SJSlot e;
+    if (!find(bucket_of(H, key2, q.occ), key1, (uint16_t)(key2 >> 32), &e)) return 0;
+    if (e.from == SJ_TEMPO) {
+        *from = SJ_TEMPO;
+        *to = 0;
+        return 1;
+    }
+    if (e.from == e.to) return 0;
+    *from = H->syminv[s][e.from];
+    *to = H->syminv[s][e.to];
+    return 1;
+}
+
+/* Puts the move (from, to) first, the others keeping their order; 1 when it is among them. */
+static inline int move_first(SJMove *moves, int n, int from, int to)
+{
+    for (int i = 0; i < n; i++)
+        if (moves[i].from == from && moves[i].to == to) {
+            SJMove m = moves[i];
+            memmove(&moves[1], &moves[0], (size_t)i * sizeof m);
+            moves[0] = m;
+            return 1;
+        }
+    return 0;
+}
+
 static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
 {
     if ((++S->nodes & (CLOCK_INTERVAL - 1)) == 0) {
@@ -1132,14 +1176,14 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
                 return lo >= beta ? lo : hi <= alpha ? hi : lo;
             }
             /* The stored best move goes first, the others in their order. */
-            for (int i = 0; i < n; i++)
-                if (moves[i].from == hint_from && moves[i].to == hint_to) {
-                    SJMove m = moves[i];
-                    memmove(&moves[1], &moves[0], (size_t)i * sizeof m);
-                    moves[0] = m;
-                    ordered = 1;
-                    break;
-                }
+            ordered = move_first(moves, n, hint_from, hint_to);
+        }
+    }
+    if (!ordered && S->order_hints && __builtin_popcountll(p->occ) >= S->hint_min_towers) {
+        int hint_from, hint_to;
+        if (order_hint(S->order_hints, p, &hint_from, &hint_to) && move_first(moves, n, hint_from, hint_to)) {
+            ordered = 1;
+            S->hint_hits++;
         }
     }
     if (alpha < lo) alpha = lo;
@@ -1403,4 +1447,10 @@ int sj_table_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi)
     *lo = e.lo;
     *hi = e.hi;
     return 1;
+}
+
+void sj_set_order_hints(SJSolver *S, SJSolver *H, int min_towers)
+{
+    S->order_hints = H;
+    S->hint_min_towers = min_towers;
 }

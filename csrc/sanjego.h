@@ -101,7 +101,7 @@ typedef struct {
 #define SJ_GROUP_MEMO_BITS 12
 #define SJ_GROUP_MEMO_SIZE (1u << SJ_GROUP_MEMO_BITS)
 
-typedef struct {
+typedef struct SJSolver_ {
     int w, h, n, measure, use_symmetry;
     int table_min_towers;       /* smaller positions are searched without the table */
     int near_towers;            /* positions of at most this many towers use only the table's first
@@ -147,6 +147,10 @@ typedef struct {
     SJBookEntry *book;          /* this thread's book (NULL: off), see sj_book_start */
     uint64_t book_len, book_cap;
     int book_min_work, book_base_work;
+    struct SJSolver_ *order_hints; /* another core's table, read for move order only (NULL: off), see
+                                   sj_set_order_hints */
+    int hint_min_towers;
+    uint64_t hint_hits;
     int (*poll)(void *ctx);     /* called every 2^20 nodes; nonzero aborts the search */
     void *poll_ctx;
 } SJSolver;
@@ -206,6 +210,13 @@ const char *sj_core_source(void);
 void sj_keys(const SJSolver *S, const SJPos *p, uint64_t *key1, uint64_t *key2);
 /* The bounds the table holds for the position: 1 with *lo, *hi set, or 0 when it holds none. */
 int sj_table_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi);
+/* Move order from another table: in positions of at least min_towers active towers whose own
+ * entry names no move, S tries first the move that H's table stores for the position, keyed
+ * with H's keys. H must play the same rules (board, measure, heads, group settings); its
+ * entries only reorder moves, so S's results do not depend on them, and a verification
+ * with other keys may follow the first run's moves (H: NULL turns it off). H is written to
+ * (its group-hash memo), so each thread needs its own (sj_new_sharing). */
+void sj_set_order_hints(SJSolver *S, SJSolver *H, int min_towers);
 
 /* Loads a full-board position (height 0 = empty; owner 0/1, plus 2 for a head-tower with heads on)
  * and reduces it. */

@@ -11,7 +11,7 @@ cdef extern from "sanjego.h":
         uint64_t occ
         int side
     ctypedef struct SJSolver:
-        int nsym
+        int n, measure, nsym
         uint64_t table_buckets
         uint64_t nodes, tt_hits, tt_stores
         int stop
@@ -20,6 +20,8 @@ cdef extern from "sanjego.h":
         uint64_t near_buckets
         int heads
         int reply_from, reply_to
+        int hint_min_towers
+        uint64_t hint_hits
         int (*poll)(void *ctx) noexcept
         void *poll_ctx
     int SJ_MAX_CELLS, SJ_MARGIN, SJ_OUTCOME, SJ_FREE_GROUP_MAX
@@ -47,11 +49,16 @@ cdef extern from "sanjego.h":
     void sj_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi)
     int sj_table_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi)
     int sj_search(SJSolver *S, const SJPos *p, int alpha, int beta) nogil
+    void sj_set_order_hints(SJSolver *S, SJSolver *H, int min_towers)
 
 MEASURES = {"margin": SJ_MARGIN, "outcome": SJ_OUTCOME}
 
 
 include "_poll.pxi"
+
+
+# What a core's moves, keys and reductions depend on besides its seed (see set_order_hints).
+_RULES = ("cells", "measure_code", "symmetries", "heads", "free_group_max", "grid")
 
 
 cdef class Core:
@@ -67,6 +74,7 @@ cdef class Core:
     cdef SJSolver *S
     cdef object _pending
     cdef object _owner
+    cdef object _hints
     cdef public object progress
 
     def __cinit__(self, int width, int height, measure="margin", table_bytes=64 << 20,
@@ -259,6 +267,40 @@ cdef class Core:
             return "tempo"
         return (self.S.reply_from, self.S.reply_to)
 
+    def set_order_hints(self, Core hints, int min_towers=0):
+        """Move order from another core's table (None: off): in positions of at least
+        min_towers towers whose own table entry names no move, the move `hints`' table
+        stores goes first. `hints` must play the same rules with this core's settings (it
+        may have other keys and another table size); it only orders moves, so no result
+        depends on it. Give each thread its own `hints` (Core(0, 0, share=...))."""
+        if hints is None:
+            sj_set_order_hints(self.S, NULL, 0)
+        else:
+            if hints is self or any(getattr(hints, name) != getattr(self, name) for name in _RULES):
+                raise ValueError("order hints need a core of the same rules and settings")
+            sj_set_order_hints(self.S, hints.S, min_towers)
+        self._hints = hints
+
+    @property
+    def cells(self):
+        return self.S.n
+
+    @property
+    def measure_code(self):
+        return self.S.measure
+
+    @property
+    def symmetries(self):
+        return self.S.nsym
+
+    @property
+    def heads(self):
+        return bool(self.S.heads)
+
+    @property
+    def grid(self):
+        return bool(self.S.grid)
+
     @property
     def etc_min_towers(self):
         """Enhanced transposition cut-offs in positions with at least this many towers."""
@@ -358,4 +400,4 @@ cdef class Core:
     def stats(self):
         return {"nodes": self.S.nodes, "tt_hits": self.S.tt_hits, "tt_stores": self.S.tt_stores,
                 "table_bytes": self.S.table_buckets * 64, "symmetries": self.S.nsym,
-                "heads": bool(self.S.heads)}
+                "heads": bool(self.S.heads), "hint_hits": self.S.hint_hits}

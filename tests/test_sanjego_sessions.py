@@ -136,7 +136,7 @@ class SlowCluster:
         self.executor = concurrent.futures.ThreadPoolExecutor(2)
         self.workers = 2
 
-    def submit(self, *args, tag=None):
+    def submit(self, *args, tag=None, order_hints=None):
         from solver.sanjego.parallel import prove
         return self.executor.submit(lambda: (time.sleep(0.5), prove(*args))[1])
 

@@ -155,6 +155,10 @@ def add_parser(games):
                    help=f"the table the workers share, in MB (default {DEFAULT_TABLE_MB}; the largest power of two that fits is used)")
     s.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="ask the questions on a Dask distributed cluster, e.g. tcp://host:8786")
+    s.add_argument("--no-order-hints", action="store_true",
+                   help="search without the run's move-order hints (DIR/hints/, saved when a move at "
+                        "the root was settled; they only order moves, so the answers are this "
+                        "verification's own either way)")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--quiet", action="store_true", help="no progress display")
     s.set_defaults(handler=cmd_verify)
@@ -393,6 +397,17 @@ def _reply_estimate(u, rate):
     return line
 
 
+def _order_hints_files(run_dir):
+    """{"files", "bytes"} of the run's move-order hints (see warm.HINTS_DIR)."""
+    from . import warm
+    directory = os.path.join(run_dir, warm.HINTS_DIR)
+    try:
+        names = [n for n in os.listdir(directory) if n.endswith(".warm")]
+    except (FileNotFoundError, NotADirectoryError):
+        names = []
+    return {"files": len(names), "bytes": sum(os.path.getsize(os.path.join(directory, n)) for n in names)}
+
+
 def cmd_status(args):
     from ..checkpoint import CheckpointError, RunDir
     from ..cli import UsageError
@@ -428,6 +443,7 @@ def cmd_status(args):
             out[key] = subtrees.describe(os.path.join(directory, subtrees.FILE_NAME))
         except subtrees.SubtreesError as e:
             out[key] = {"error": str(e)}
+    out["order_hints"] = _order_hints_files(args.run)
     try:
         out["stopped_subproofs"] = proof.stopped_progress()
     except subtrees.SubtreesError:
@@ -492,6 +508,10 @@ def cmd_status(args):
         use = "for `record --from-run`'s line" if out["finished"] else "for the next session"
         print(f"warm table {use}: {w['entries']:,} entries of at least {4 ** w['min_work']:,} "
               f"nodes ({w['bytes'] / 2 ** 20:.1f} MB)")
+    if out["order_hints"]["files"]:
+        h = out["order_hints"]
+        print(f"move-order hints for `verify` (local, like the warm table): {h['files']} file(s), "
+              f"{h['bytes'] / 2 ** 20:.1f} MB in {os.path.join(args.run, warm.HINTS_DIR)}")
     for key, live, things, thing in (("costly_subtrees", "live", "sub-proofs", "sub-proof"),
                                      ("verify_costly_subtrees", "verify_live", "verification questions", "question")):
         # While a run (verification) writes the directory, the file holds its work in flight too.
@@ -545,7 +565,8 @@ def cmd_verify(args):
         proof, _ = open_run(args.run)
         check = Verification(proof, args.run, seed=DEFAULT_SEED if args.seed is None else args.seed,
                              out_dir=args.out, workers=args.workers, scheduler=args.scheduler,
-                             table_mb=args.table_mb, progress=progress, at_least=args.at_least)
+                             table_mb=args.table_mb, progress=progress, at_least=args.at_least,
+                             order_hints=not args.no_order_hints)
         result = check.verify()
     except VerificationFailed as e:
         print(f"verification FAILED: {e}", file=sys.stderr)

@@ -127,6 +127,19 @@ def _get_core(config):
     return _thread.core
 
 
+HINT_MIN_TOWERS = 16  # move-order hints are looked up in positions of at least this many towers
+
+
+def hint_core(path, config, ident):
+    """A core of `config` (the run's: its keys) holding the move-order hints file at `path`
+    (see warm.HINTS_DIR), for Core.set_order_hints; raises WarmTableError."""
+    geometry, measure, _, seed, heads = config
+    buckets = 1 << max(14, (os.path.getsize(path) // warm.ENTRY_BYTES // 2).bit_length())
+    core = _new_core((geometry, measure, buckets * 64, seed, heads))
+    warm.load(path, core, ident)
+    return core
+
+
 class _OverBudget(Exception):
     pass
 
@@ -288,6 +301,7 @@ class LocalPool:
         self.running = {}  # core -> (its node count, the time, tag) when its sub-proof in flight started
         self.stopping = threading.Event()
         self.drops = {}  # future -> the event that drops its sub-proof
+        self.hint_errors = {}  # move-order hints file -> why it could not be used
         self.executor = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="sanjego")
 
     def _check(self, nodes):
@@ -316,7 +330,21 @@ class LocalPool:
                 lambda: all(seen == self.snapshot for _, _, seen in self.recorded.values()), timeout)
             return {tag: entries for tag, entries, _ in self.recorded.values() if tag is not None and entries}
 
-    def _prove(self, drop, tag, config, *args):
+    def _order_hints(self, core, order_hints):
+        """Sets the thread's core to take its move order from the hints file of order_hints
+        ((path, config, identity) or None: none), loaded into a core of this thread's own."""
+        path = order_hints[0] if order_hints else None
+        if getattr(self.local, "hints", None) == path:
+            return
+        core.set_order_hints(None)
+        self.local.hints = path
+        if path is not None:
+            try:
+                core.set_order_hints(hint_core(*order_hints), HINT_MIN_TOWERS)
+            except Exception as e:  # only an accelerator: the question is asked without it
+                self.hint_errors[path] = str(e)
+
+    def _prove(self, drop, tag, order_hints, config, *args):
         core = getattr(self.local, "core", None)
         if core is None:
             core = self.local.core = Core(0, 0, share=self.owner)
@@ -324,6 +352,7 @@ class LocalPool:
             if self.record_subtrees:
                 core.book_start(subtrees.MIN_WORK, subtrees.CAPACITY)
             self.cores.append(core)
+        self._order_hints(core, order_hints)
         self.local.drop = drop
         self.running[core] = (core.nodes, time.perf_counter(), tag)
         if self.record_subtrees:
@@ -342,10 +371,11 @@ class LocalPool:
             self.stopped_subtrees[tag] = subtrees.costliest(entries, core.BOOK_ENTRY_BYTES)
         return result
 
-    def submit(self, *args, tag=None):
-        """Runs prove(*args) on a worker thread; `tag` names the sub-proof in stopped_subtrees."""
+    def submit(self, *args, tag=None, order_hints=None):
+        """Runs prove(*args) on a worker thread; `tag` names the sub-proof in stopped_subtrees;
+        order_hints: (path, config, identity) of a move-order hints file (see hint_core)."""
         drop = threading.Event()
-        future = self.executor.submit(self._prove, drop, tag, *args)
+        future = self.executor.submit(self._prove, drop, tag, order_hints, *args)
         self.drops[future] = drop
         future.add_done_callback(lambda f: self.drops.pop(f, None))
         return future
@@ -393,8 +423,8 @@ class DaskPool:
         self.workers = max(1, sum(w.get("nthreads", 1)
                                   for w in self.client.scheduler_info()["workers"].values()))
 
-    def submit(self, *args, tag=None):
-        return self.client.submit(prove, *args, pure=False)
+    def submit(self, *args, tag=None, order_hints=None):
+        return self.client.submit(prove, *args, pure=False)  # (hints files stay on this machine)
 
     def wait(self, futures, timeout=None):
         from distributed import wait
@@ -894,6 +924,20 @@ class ParallelProof:
                         "at_least": at_least, "below": below})
         return out
 
+    def _settled_at_root(self, k, memo):
+        """The keys of the root's children whose answer to ">= k" is known."""
+        return {c.key for c in self.root.children or () if memo[c.key][0] >= k or memo[c.key][1] < k}
+
+    def _save_hints(self, k, settled, core, identify):
+        """Saves the table's costliest entries as move-order hints for the verification of
+        each child of the root newly settled for ">= k" (added to `settled`), while the
+        entries of the sub-proofs that settled it are still in the table (see warm)."""
+        now = self._settled_at_root(k, self.intervals())
+        for key in now - settled:
+            move = next(m for m, c in zip(self.root.moves, self.root.children) if c.key == key)
+            warm.save_hints(self.run.path, key, core, identify(), self._note, format_move(self.board, move))
+        settled |= now
+
     def _subtrees_identity(self):
         return {"board": board_spec(self.board), "measure": self.measure, "heads": bool(self.engine.heads)}
 
@@ -931,6 +975,7 @@ class ParallelProof:
             lambda: self._keep_subtrees(stopped, {**pool.stopped_subtrees, **pool.snapshot_subtrees()},
                                         self.intervals(), warm_core.BOOK_ENTRY_BYTES))
         session = None if self.run is None else SessionLog(self.run.journal, pool.in_flight)
+        settled = {}  # k -> the root's children settled for ">= k" (see _save_hints)
         t0 = time.perf_counter()
         try:
             while True:
@@ -943,6 +988,7 @@ class ParallelProof:
                 if lo == hi:
                     break
                 k = probes.question(lo, hi)
+                settled.setdefault(k, self._settled_at_root(k, memo))
                 # Sub-proofs whose answer can no longer matter are stopped: their partial
                 # work stays in the table, and the worker is free for a leaf that matters.
                 undecided = self.undecided_leaves(k, memo)
@@ -969,6 +1015,8 @@ class ParallelProof:
                 timeout = PROGRESS_SECONDS if self.progress or session is not None else None
                 for future in pool.wait(list(inflight), timeout):
                     self._finish(*inflight.pop(future), future.result())
+                if warm_core is not None:
+                    self._save_hints(k, settled[k], warm_core, identify)
         except BaseException as stop:
             pool.close(abort=True)
             if isinstance(stop, KeyboardInterrupt) and isinstance(pool, LocalPool):

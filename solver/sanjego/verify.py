@@ -19,6 +19,9 @@ and the verification of the value reuses the answers of an earlier one of a boun
 A leaf whose answer went its mover's way in the run is first searched after the move
 the run journaled as settling it (a witness): that child's answer, found with this
 verification's keys, proves the leaf's; if it does not give it, the leaf is searched whole.
+Below a move at the root for which the run saved move-order hints (warm.HINTS_DIR), the
+search tries first the moves the run's table stored (Core.set_order_hints): they change
+only the order, never an answer.
 """
 
 import os
@@ -26,7 +29,7 @@ import time
 
 from ..checkpoint import CheckpointError, RunDir, read_checked_json
 from . import subtrees, warm
-from .parallel import INTERRUPTED, PROGRESS_SECONDS, DaskPool, LocalPool, SavesOnTheWay, move_hint
+from .parallel import INTERRUPTED, PROGRESS_SECONDS, DaskPool, LocalPool, SavesOnTheWay, _new_core, move_hint
 from .board import board_spec
 from .notation import format_move, format_moves, parse_move
 from .results import VERIFY_SEED
@@ -100,8 +103,11 @@ class Verification:
     bound "value >= at_least" that its journal proves."""
 
     def __init__(self, proof, run_dir, seed=DEFAULT_SEED, out_dir=None, workers=None, scheduler=None,
-                 table_mb=None, progress=None, at_least=None):
+                 table_mb=None, progress=None, at_least=None, order_hints=True):
         self.proof = proof
+        self.order_hints = order_hints and not scheduler  # (hints files stay on this machine)
+        self.hint_ident = None  # the run's warm-table identity, once a hints file is used
+        self.hint_errors_noted = set()
         self.run = RunDir(run_dir)
         self.at_least = at_least
         self.value = None
@@ -249,9 +255,26 @@ class Verification:
                     return [move_hint(p, move)]
         return []
 
-    def _take(self, leaf, k, expected, hints, result):
-        """Journals a question's answer (`hints`: those prove had); raises VerificationFailed
-        when it disagrees."""
+    def _order_hints(self, leaf):
+        """(path, run config, identity) of the run's move-order hints for the leaf's question
+        (those saved when the root's child above it was settled, see warm.HINTS_DIR), or None."""
+        path = self.paths[leaf.key]
+        root = self.proof.root
+        if not self.order_hints or not path or root.children is None:
+            return None
+        child = root.children[root.moves.index(path[0])]
+        hints = warm.hints_path(self.run.path, child.key)
+        if not os.path.exists(hints):
+            return None
+        if self.hint_ident is None:
+            geometry, measure, _, run_seed, heads = self.proof.config
+            keys = _new_core((geometry, measure, 1 << 20, run_seed, heads))
+            self.hint_ident = self.proof.warm_identity(keys, self.proof.engine.seed)
+        return hints, self.proof.config, self.hint_ident
+
+    def _take(self, leaf, k, expected, hints, order_hints, result, pool=None):
+        """Journals a question's answer (`hints`: those prove had; `order_hints`: the move-order
+        hints it was given, see _order_hints); raises VerificationFailed when it disagrees."""
         v, nodes, seconds, move = result
         record = {"key": leaf.key.hex(), "k": k, "expected": expected, "v": v,
                   "ok": (v >= k) == expected, "nodes": nodes, "seconds": round(seconds, 4),
@@ -259,6 +282,13 @@ class Verification:
         if hints:
             record["witness"] = format_move(self.proof.board, hints[0][0])
             record["by_witness"] = move == hints[0][0]
+        if order_hints is not None:
+            error = getattr(pool, "hint_errors", {}).get(order_hints[0])
+            if error is None:
+                record["order_hints"] = os.path.basename(order_hints[0])
+            elif error not in self.hint_errors_noted:
+                self.hint_errors_noted.add(error)
+                self._note(f"move-order hints not used: {error}")
         self.dir.journal.append(record)
         self.answered[leaf.key, k] = record
         self.nodes += nodes
@@ -298,8 +328,10 @@ class Verification:
                 while todo and len(inflight) < (pool.workers if self.scheduler else self.workers):
                     leaf, k, expected = todo.pop(0)
                     hints = self._witness(leaf, k, expected)
-                    future = pool.submit(self.config, *leaf.position.core_args, k, None, hints, tag=(leaf.key, k))
-                    inflight[future] = (leaf, k, expected, hints)
+                    order = self._order_hints(leaf)
+                    future = pool.submit(self.config, *leaf.position.core_args, k, None, hints, tag=(leaf.key, k),
+                                         order_hints=order)
+                    inflight[future] = (leaf, k, expected, hints, order)
                 if self.progress:
                     self.live_nodes = pool.live_nodes()
                     self.progress(self)
@@ -307,7 +339,7 @@ class Verification:
                 # a question that can take hours. (Every pool journals its session.)
                 timeout = PROGRESS_SECONDS if self.progress or session is not None else None
                 for future in pool.wait(list(inflight), timeout):
-                    self._take(*inflight.pop(future), future.result())
+                    self._take(*inflight.pop(future), future.result(), pool=pool)
         except BaseException as stop:
             if pool is not None:
                 pool.close(abort=True)
@@ -316,7 +348,7 @@ class Verification:
                 for future, question in inflight.items():
                     if future.done() and not future.cancelled() and future.exception() is None \
                             and future.result()[0] != INTERRUPTED:
-                        self._take(*question, future.result())
+                        self._take(*question, future.result(), pool=pool)
             raise
         else:
             if pool is not None:
