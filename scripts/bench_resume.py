@@ -12,16 +12,13 @@ compare `solve --split-nodes`, which abandons such a search and asks its childre
 """
 
 import os
-import platform
-import shlex
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from solver._sanjego import Core  # noqa: E402
 from solver.cli import ArgumentParser, table_mb_arg  # noqa: E402
-from solver.provenance import commit  # noqa: E402
+from solver.provenance import bench_header  # noqa: E402
 from solver.sanjego import Board, Position, subtrees  # noqa: E402
 from solver.sanjego.errors import SanJegoError  # noqa: E402
 from solver.sanjego.notation import replay  # noqa: E402
@@ -75,9 +72,7 @@ def main():
     def fresh():
         return Core(measure="margin", table_bytes=table_bytes, **geometry)
 
-    print(f"# python {shlex.join(sys.argv)}")
-    print(f"# commit {commit()}, {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} cores, "
-          f"one core, table {args.table_mb:g} MB, question >= {args.k}")
+    bench_header(f"one core, table {args.table_mb:g} MB, question >= {args.k}")
     full = search(fresh(), position, args.k)
     if full < 4 << 20:
         ap.error(f"that search takes {full:,} nodes, but a stop is seen only every 2^20 nodes: "

@@ -11,8 +11,6 @@ The table ages as in a run (parallel.RUN_AGE_WEIGHT).
 
 import collections
 import os
-import platform
-import shlex
 import sys
 import time
 
@@ -20,7 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from solver._sanjego import Core  # noqa: E402
 from solver.cli import ArgumentParser, table_mb_arg  # noqa: E402
-from solver.provenance import commit  # noqa: E402
+from solver.provenance import bench_header  # noqa: E402
 from solver.sanjego.parallel import RUN_AGE_WEIGHT, move_hint, prove  # noqa: E402
 from bench_resume import board_and_position  # noqa: E402  (this script's folder is on the path)
 
@@ -64,9 +62,7 @@ def main():
         core.age_weight = RUN_AGE_WEIGHT
         return core
 
-    print(f"# python {shlex.join(sys.argv)}")
-    print(f"# commit {commit()}, {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} cores, "
-          f"one core, table {args.table_mb:g} MB, question >= {args.k}")
+    bench_header(f"one core, table {args.table_mb:g} MB, question >= {args.k}")
     t = time.perf_counter()
     v, nodes, _, _ = prove(None, *leaf.core_args, args.k, core=fresh())
     answer = f">= {args.k}" if v >= args.k else f"< {args.k}"

@@ -9,8 +9,6 @@ A small table stands in for a long run's table, which overflows many times in a 
 """
 
 import os
-import platform
-import shlex
 import sys
 import tempfile
 import time
@@ -18,7 +16,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from solver.cli import ArgumentParser, positive_int_arg, table_mb_arg  # noqa: E402
-from solver.provenance import commit  # noqa: E402
+from solver.provenance import bench_header  # noqa: E402
 from solver.sanjego import Board, Position  # noqa: E402
 from solver.sanjego import warm  # noqa: E402
 from solver.sanjego.engine import Engine  # noqa: E402
@@ -66,9 +64,7 @@ def main():
         board = Board.parse(args.board)
     except SanJegoError as e:
         ap.error(str(e))
-    print(f"# python {shlex.join(sys.argv)}")
-    print(f"# commit {commit()}, {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} cores, "
-          f"one worker, table {args.table_mb:g} MB, depth {args.depth}")
+    bench_header(f"one worker, table {args.table_mb:g} MB, depth {args.depth}")
     print(f"{'run':>22} {'value':>6} {'sessions':>8} {'sub-proofs':>10} {'nodes':>13} {'wall s':>8}")
     for label, every, keep in (("no stops", 0, False), (f"stop every {args.every}, cold", args.every, False),
                                (f"stop every {args.every}, warm", args.every, True)):

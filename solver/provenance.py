@@ -4,7 +4,10 @@ results/ and every benchmark line carries these."""
 import functools
 import os
 import platform
+import shlex
 import subprocess
+import sys
+import time
 
 from . import __version__
 
@@ -29,3 +32,11 @@ def commit():
 def machine():
     return {"machine": platform.machine(), "system": platform.system(), "cores": os.cpu_count(),
             "python": platform.python_version(), "solver": __version__}
+
+
+def bench_header(details):
+    """The two lines a benchmark starts with: the command that reproduces it, and where and
+    when it ran (`details`: its own settings)."""
+    print(f"# python {shlex.join(sys.argv)}")
+    print(f"# commit {commit()}, {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} cores, "
+          f"{details}")
