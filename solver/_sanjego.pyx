@@ -11,7 +11,7 @@ cdef extern from "sanjego.h":
         uint64_t occ
         int side
     ctypedef struct SJSolver:
-        int n, measure, nsym
+        int w, h, n, measure, nsym
         uint64_t table_buckets
         uint64_t nodes, tt_hits, tt_stores
         int stop
@@ -58,7 +58,7 @@ include "_poll.pxi"
 
 
 # What a core's moves, keys and reductions depend on besides its seed (see set_order_hints).
-_RULES = ("cells", "measure_code", "symmetries", "heads", "free_group_max", "grid")
+_RULES = ("cells", "width", "height", "measure_code", "symmetries", "heads", "free_group_max", "grid")
 
 
 cdef class Core:
@@ -284,6 +284,14 @@ cdef class Core:
     @property
     def cells(self):
         return self.S.n
+
+    @property
+    def width(self):
+        return self.S.w
+
+    @property
+    def height(self):
+        return self.S.h
 
     @property
     def measure_code(self):

@@ -199,3 +199,28 @@ def test_a_hints_file_that_cannot_be_saved_is_one_note(tmp_path, monkeypatch):
     assert not (run / warm.HINTS_DIR).exists() or not os.listdir(run / warm.HINTS_DIR)
     failed = [n for n in notes.notes if n.startswith("move-order hints for")]
     assert failed and all(n.endswith("not saved: disk full") for n in failed)
+
+
+def test_a_pool_loads_a_hints_file_once_for_all_its_workers(tmp_path, monkeypatch):
+    from solver.sanjego import parallel
+    run, proof, value, _ = settled_run(tmp_path)
+    check = Verification(open_run(run)[0], run, workers=2, table_mb=16)
+    loads = []
+
+    def counted(*args):
+        loads.append(args[0])
+        return hint_core(*args)
+    hint_core = parallel.hint_core
+    monkeypatch.setattr(parallel, "hint_core", counted)
+    pool = parallel.LocalPool(2, check.config)
+    used = 0
+    try:
+        for leaf, k, expected in check.questions:
+            order = check._order_hints(leaf)
+            used += order is not None
+            v = pool.submit(check.config, *leaf.position.core_args, k, None, [], order_hints=order).result()[0]
+            assert (v >= k) == expected
+            assert len(pool.hint_cores) <= 2
+    finally:
+        pool.close()
+    assert used > 0 and 0 < len(loads) < used and not pool.hint_errors

@@ -302,6 +302,9 @@ class LocalPool:
         self.stopping = threading.Event()
         self.drops = {}  # future -> the event that drops its sub-proof
         self.hint_errors = {}  # move-order hints file -> why it could not be used
+        self.hint_cores = {}  # move-order hints file -> its core (the latest `workers` loaded)
+        self.hint_lock = threading.Lock()
+        self.hint_limit = workers
         self.executor = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="sanjego")
 
     def _check(self, nodes):
@@ -332,17 +335,24 @@ class LocalPool:
 
     def _order_hints(self, core, order_hints):
         """Sets the thread's core to take its move order from the hints file of order_hints
-        ((path, config, identity) or None: none), loaded into a core of this thread's own."""
+        ((path, config, identity) or None: none). A file is loaded once for all threads; each
+        reads it through a core of its own (a look-up writes the reading core's group memo)."""
         path = order_hints[0] if order_hints else None
         if getattr(self.local, "hints", None) == path:
             return
         core.set_order_hints(None)
         self.local.hints = path
-        if path is not None:
-            try:
-                core.set_order_hints(hint_core(*order_hints), HINT_MIN_TOWERS)
-            except Exception as e:  # only an accelerator: the question is asked without it
-                self.hint_errors[path] = str(e)
+        if path is None or path in self.hint_errors:
+            return
+        try:
+            with self.hint_lock:
+                loaded = self.hint_cores.pop(path, None) or hint_core(*order_hints)
+                self.hint_cores[path] = loaded  # the latest last; a thread's reader keeps its own alive
+                for old in list(self.hint_cores)[:-self.hint_limit]:
+                    del self.hint_cores[old]
+            core.set_order_hints(Core(0, 0, share=loaded), HINT_MIN_TOWERS)
+        except Exception as e:  # only an accelerator: the question is asked without it
+            self.hint_errors[path] = str(e)
 
     def _prove(self, drop, tag, order_hints, config, *args):
         core = getattr(self.local, "core", None)
@@ -935,7 +945,7 @@ class ParallelProof:
         now = self._settled_at_root(k, self.intervals())
         for key in now - settled:
             move = next(m for m, c in zip(self.root.moves, self.root.children) if c.key == key)
-            warm.save_hints(self.run.path, key, core, identify(), self._note, format_move(self.board, move))
+            warm.save_hints(self.run.path, key, core, identify, self._note, format_move(self.board, move))
         settled |= now
 
     def _subtrees_identity(self):
@@ -976,6 +986,7 @@ class ParallelProof:
                                         self.intervals(), warm_core.BOOK_ENTRY_BYTES))
         session = None if self.run is None else SessionLog(self.run.journal, pool.in_flight)
         settled = {}  # k -> the root's children settled for ">= k" (see _save_hints)
+        k = None
         t0 = time.perf_counter()
         try:
             while True:
@@ -1025,6 +1036,8 @@ class ParallelProof:
                 for future, (key, fk) in inflight.items():
                     if future.done() and not future.cancelled() and future.exception() is None:
                         self._finish(key, fk, future.result())
+                if warm_core is not None and k in settled:
+                    self._save_hints(k, settled[k], warm_core, identify)
             raise
         else:
             # The root is decided: sub-proofs still in flight can no longer matter, so stop

@@ -264,7 +264,8 @@ def remove(path):
 # Move-order hints for a verification (see Core.set_order_hints): when a move at the run's
 # root becomes settled for a question, the run saves its table's costliest entries as
 # HINTS_DIR/<that child's key>.warm, while the entries of the sub-proofs that settled it are
-# still in the table (they age out later). `sanjego verify` searches the questions below that
+# still in the table (they age out later); settled again for a later question, the move's
+# file is replaced. `sanjego verify` searches the questions below that
 # move with their best moves first, keyed with the run's keys in a core of its own: the
 # entries only order moves, so the verification's answers still come from its own keys and
 # table alone.
@@ -275,14 +276,14 @@ def hints_path(run_dir, child_key):
     return os.path.join(run_dir, HINTS_DIR, child_key.hex() + ".warm")
 
 
-def save_hints(run_dir, child_key, core, ident, note, name):
+def save_hints(run_dir, child_key, core, identify, note, name):
     """Saves the core's costliest entries as the move-order hints for the questions below
     the root's child `child_key` (`name`: its move, for the note of a failure; `status`
-    lists the files). Never raises."""
+    lists the files); identify() gives the run's identity. Never raises."""
     path = hints_path(run_dir, child_key)
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        save(path, core, ident)
+        save(path, core, identify())
     except Exception as e:
         note(f"move-order hints for {name} not saved: {e}")
 
