@@ -57,10 +57,6 @@ MEASURES = {"margin": SJ_MARGIN, "outcome": SJ_OUTCOME}
 include "_poll.pxi"
 
 
-# What a core's moves, keys and reductions depend on besides its seed (see set_order_hints).
-_RULES = ("cells", "width", "height", "measure_code", "symmetries", "heads", "free_group_max", "grid")
-
-
 cdef class Core:
     """One board and measure, with its transposition table (kept between calls).
 
@@ -276,38 +272,17 @@ cdef class Core:
         if hints is None:
             sj_set_order_hints(self.S, NULL, 0)
         else:
-            if hints is self or any(getattr(hints, name) != getattr(self, name) for name in _RULES):
+            if hints is self or not self._same_rules(hints):
                 raise ValueError("order hints need a core of the same rules and settings")
             sj_set_order_hints(self.S, hints.S, min_towers)
         self._hints = hints
 
-    @property
-    def cells(self):
-        return self.S.n
-
-    @property
-    def width(self):
-        return self.S.w
-
-    @property
-    def height(self):
-        return self.S.h
-
-    @property
-    def measure_code(self):
-        return self.S.measure
-
-    @property
-    def symmetries(self):
-        return self.S.nsym
-
-    @property
-    def heads(self):
-        return bool(self.S.heads)
-
-    @property
-    def grid(self):
-        return bool(self.S.grid)
+    cdef bint _same_rules(self, Core other):
+        """Whether the other core's moves, keys and reductions are this one's, but for its seed."""
+        cdef SJSolver *a = self.S
+        cdef SJSolver *b = other.S
+        return (a.n == b.n and a.w == b.w and a.h == b.h and a.measure == b.measure and a.nsym == b.nsym
+                and a.heads == b.heads and a.free_group_max == b.free_group_max and a.grid == b.grid)
 
     @property
     def etc_min_towers(self):

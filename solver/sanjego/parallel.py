@@ -1024,9 +1024,10 @@ class ParallelProof:
                 # without a progress display, and without waiting for a sub-proof that can take
                 # hours. (Only a run has a warm table, and every run journals its session.)
                 timeout = PROGRESS_SECONDS if self.progress or session is not None else None
-                for future in pool.wait(list(inflight), timeout):
+                finished = pool.wait(list(inflight), timeout)
+                for future in finished:
                     self._finish(*inflight.pop(future), future.result())
-                if warm_core is not None:
+                if warm_core is not None and finished:  # (only an answer can settle a root move)
                     self._save_hints(k, settled[k], warm_core, identify)
         except BaseException as stop:
             pool.close(abort=True)

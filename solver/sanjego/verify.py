@@ -29,7 +29,7 @@ import time
 
 from ..checkpoint import CheckpointError, RunDir, read_checked_json
 from . import subtrees, warm
-from .parallel import INTERRUPTED, PROGRESS_SECONDS, DaskPool, LocalPool, SavesOnTheWay, _new_core, move_hint
+from .parallel import INTERRUPTED, PROGRESS_SECONDS, DaskPool, LocalPool, SavesOnTheWay, move_hint
 from .board import board_spec
 from .notation import format_move, format_moves, parse_move
 from .results import VERIFY_SEED
@@ -266,10 +266,8 @@ class Verification:
         hints = warm.hints_path(self.run.path, child.key)
         if not os.path.exists(hints):
             return None
-        if self.hint_ident is None:
-            geometry, measure, _, run_seed, heads = self.proof.config
-            keys = _new_core((geometry, measure, 1 << 20, run_seed, heads))
-            self.hint_ident = self.proof.warm_identity(keys, self.proof.engine.seed)
+        if self.hint_ident is None:  # the engine's core has the run's keys
+            self.hint_ident = self.proof.warm_identity(self.proof.engine.core, self.proof.engine.seed)
         return hints, self.proof.config, self.hint_ident
 
     def _take(self, leaf, k, expected, hints, order_hints, result, pool=None):
@@ -283,7 +281,7 @@ class Verification:
             record["witness"] = format_move(self.proof.board, hints[0][0])
             record["by_witness"] = move == hints[0][0]
         if order_hints is not None:
-            error = getattr(pool, "hint_errors", {}).get(order_hints[0])
+            error = pool.hint_errors.get(order_hints[0])  # (order hints only go to a LocalPool)
             if error is None:
                 record["order_hints"] = os.path.basename(order_hints[0])
             elif error not in self.hint_errors_noted:
