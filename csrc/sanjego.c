@@ -275,6 +275,7 @@ SJSolver *sj_new_sharing(const SJSolver *owner)
     S->stop = 0;
     S->book = NULL; /* each thread has its own */
     S->order_hints = NULL; /* each thread sets its own */
+    S->hints_same_keys = 0;
     S->hint_hits = 0;
     S->book_len = S->book_cap = 0;
     S->poll = NULL;
@@ -1000,7 +1001,7 @@ static inline int pick_next(SJMove *moves, int i, int n)
     return i + 1;
 }
 
-static void book_add(SJSolver *S, const SJPos *p, int lo, int hi, int work)
+static void book_add(SJSolver *S, const SJPos *p, int lo, int hi, int work, int from, int to)
 {
     while (S->book_len == S->book_cap) {
         /* Full: only costlier subtrees from now on, and only those kept. */
@@ -1026,10 +1027,29 @@ static void book_add(SJSolver *S, const SJPos *p, int lo, int hi, int work)
     e->lo = (int8_t)lo;
     e->hi = (int8_t)hi;
     e->work = (uint8_t)work;
+    e->from = (uint8_t)from;
+    e->to = (uint8_t)to;
 }
 
-/* The move H's table stores for p (see sj_set_order_hints): p keyed afresh with H's keys.
- * Returns 1 with *from, *to set (SJ_TEMPO for a tempo move), or 0. */
+/* The move H's table stores for a position of the keys (key1, key2) under symmetry s and
+ * occupied cells occ, in the position's own cells: 1 with *from, *to set (SJ_TEMPO for a
+ * tempo move), or 0. */
+static int stored_move(const SJSolver *H, uint64_t key1, uint64_t key2, int s, uint64_t occ, int *from, int *to)
+{
+    SJSlot e;
+    if (!find(bucket_of(H, key2, occ), key1, (uint16_t)(key2 >> 32), &e)) return 0;
+    if (e.from == SJ_TEMPO) {
+        *from = SJ_TEMPO;
+        *to = 0;
+        return 1;
+    }
+    if (e.from == e.to) return 0;
+    *from = H->syminv[s][e.from];
+    *to = H->syminv[s][e.to];
+    return 1;
+}
+
+/* The move H's table stores for p (see sj_set_order_hints): p keyed afresh with H's keys. */
 static int order_hint(SJSolver *H, const SJPos *p, int *from, int *to)
 {
     SJPos q = *p;
@@ -1044,17 +1064,7 @@ static int order_hint(SJSolver *H, const SJPos *p, int *from, int *to)
     if (H->free_group_max) free_small_groups(H, &q, q.occ);
     uint64_t key1, key2;
     int s = canonical(H, &q, &key1, &key2);
-    SJSlot e;
-    if (!find(bucket_of(H, key2, q.occ), key1, (uint16_t)(key2 >> 32), &e)) return 0;
-    if (e.from == SJ_TEMPO) {
-        *from = SJ_TEMPO;
-        *to = 0;
-        return 1;
-    }
-    if (e.from == e.to) return 0;
-    *from = H->syminv[s][e.from];
-    *to = H->syminv[s][e.to];
-    return 1;
+    return stored_move(H, key1, key2, s, q.occ, from, to);
 }
 
 /* Puts the move (from, to) first, the others keeping their order; 1 when it is among them. */
@@ -1181,7 +1191,10 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
     }
     if (!ordered && S->order_hints && __builtin_popcountll(p->occ) >= S->hint_min_towers) {
         int hint_from, hint_to;
-        if (order_hint(S->order_hints, p, &hint_from, &hint_to) && move_first(moves, n, hint_from, hint_to)) {
+        int found = S->hints_same_keys && use_table
+                    ? stored_move(S->order_hints, key1, key2, s, p->occ, &hint_from, &hint_to)
+                    : order_hint(S->order_hints, p, &hint_from, &hint_to);
+        if (found && move_first(moves, n, hint_from, hint_to)) {
             ordered = 1;
             S->hint_hits++;
         }
@@ -1248,7 +1261,7 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
     if (best < beta0 && best < hi) hi = best;
     if (best > alpha0 && best > lo) lo = best;
     int work = ilog2(S->nodes - nodes0 + 1) / 2;
-    if (S->book && work >= S->book_min_work) book_add(S, p, lo, hi, work);
+    if (S->book && work >= S->book_min_work) book_add(S, p, lo, hi, work, best_from, best_to);
     if (best_from == SJ_TEMPO)
         store(S, bucket, key1, lock2, lo, hi, SJ_TEMPO, 0, work);
     else
@@ -1384,6 +1397,8 @@ uint64_t sj_book_take(SJSolver *S, uint8_t *out, uint64_t max)
         o[95] = (uint8_t)e->lo;
         o[96] = (uint8_t)e->hi;
         o[97] = e->work;
+        o[98] = e->from;
+        o[99] = e->to;
     }
     S->book_len = 0;
     S->book_min_work = S->book_base_work;
@@ -1414,9 +1429,15 @@ uint64_t sj_book_put(SJSolver *S, const uint8_t *in, uint64_t n)
         if (p.occ != occ || p.head != head) continue; /* not a position the search holds */
         memcpy(p.best, o + 88, 4);
         memcpy(p.tempo, o + 92, 2);
+        int from = o[98], to = o[99]; /* kept only if it is one of the position's moves */
+        int move = from == SJ_TEMPO ? to == 0 && p.tempo[side] > 0
+                                    : from < S->n && to < S->n && ((movable(&p) >> from) & 1)
+                                      && ((S->nb[from] & p.occ & ~p.head) >> to) & 1;
         uint64_t key1, key2;
-        canonical(S, &p, &key1, &key2);
-        store(S, bucket_of(S, key2, p.occ), key1, (uint16_t)(key2 >> 32), lo, hi, 0, 0, work);
+        int s = canonical(S, &p, &key1, &key2);
+        if (!move) from = to = 0;
+        else if (from != SJ_TEMPO) { from = S->sym[s][from]; to = S->sym[s][to]; }
+        store(S, bucket_of(S, key2, p.occ), key1, (uint16_t)(key2 >> 32), lo, hi, from, to, work);
         placed++;
     }
     return placed;
@@ -1453,4 +1474,9 @@ void sj_set_order_hints(SJSolver *S, SJSolver *H, int min_towers)
 {
     S->order_hints = H;
     S->hint_min_towers = min_towers;
+    S->hints_same_keys = H && H->nsym == S->nsym && !memcmp(H->sym, S->sym, sizeof S->sym)
+                         && !memcmp(H->zob, S->zob, sizeof S->zob) && !memcmp(H->zhead, S->zhead, sizeof S->zhead)
+                         && !memcmp(H->zbank, S->zbank, sizeof S->zbank) && !memcmp(&H->zside, &S->zside, sizeof S->zside)
+                         && !memcmp(H->ztempo, S->ztempo, sizeof S->ztempo)
+                         && !memcmp(&H->zgroup, &S->zgroup, sizeof S->zgroup);
 }

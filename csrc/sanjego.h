@@ -80,7 +80,8 @@ typedef struct {
 } SJZob;
 
 /* A book entry: a position as the search holds it (active towers only, banked towers and
- * tempo moves apart) whose search took at least 4^work nodes, with the bounds it proved.
+ * tempo moves apart) whose search took at least 4^work nodes, with the bounds it proved
+ * and its best move (cells of this position; SJ_TEMPO, 0 for a tempo move; 0, 0: none).
  * Unlike a table entry it names the position itself, so it means the same to any core
  * with the same rules, keys and table size (see sj_book_start). */
 typedef struct {
@@ -91,8 +92,9 @@ typedef struct {
     uint8_t side;
     int8_t lo, hi;
     uint8_t work;
+    uint8_t from, to;
 } SJBookEntry;
-#define SJ_BOOK_ENTRY_BYTES 98      /* packed, little-endian, in the order above */
+#define SJ_BOOK_ENTRY_BYTES 100     /* packed, little-endian, in the order above (98 before session 47: no move) */
 
 /* A remembered group hash (see group_hash): the group's cells and their labels, 10 bits each. */
 typedef struct {
@@ -150,6 +152,7 @@ typedef struct SJSolver_ {
     struct SJSolver_ *order_hints; /* another core's table, read for move order only (NULL: off), see
                                    sj_set_order_hints */
     int hint_min_towers;
+    int hints_same_keys;        /* order_hints has this solver's keys: no keying afresh */
     uint64_t hint_hits;
     int (*poll)(void *ctx);     /* called every 2^20 nodes; nonzero aborts the search */
     void *poll_ctx;
@@ -193,15 +196,16 @@ uint64_t sj_table_import(SJSolver *S, const uint8_t *in, uint64_t n, uint64_t sa
  * (see bucket_of), or 0 when they use the whole table. */
 uint64_t sj_near_part(const SJSolver *S);
 /* The book: while on, every search of this solver (one thread) records the positions whose
- * subtrees took at least 4^min_work nodes, with their bounds; a search stopped midway keeps
+ * subtrees took at least 4^min_work nodes, with their bounds and best moves; a search stopped midway keeps
  * what it finished. Full at `capacity`, it keeps only the costlier ones (min_work goes up).
  * capacity 0 turns it off. Returns 0, or -1 when out of memory. */
 int sj_book_start(SJSolver *S, int min_work, uint64_t capacity);
 uint64_t sj_book_len(const SJSolver *S);
 /* Writes up to max entries (SJ_BOOK_ENTRY_BYTES each) and empties the book; returns how many. */
 uint64_t sj_book_take(SJSolver *S, uint8_t *out, uint64_t max);
-/* Stores book entries into the table; returns how many were positions of this board as the
- * search holds them (the others are skipped). */
+/* Stores book entries into the table (with their moves, where these are the position's);
+ * returns how many were positions of this board as the search holds them (the others are
+ * skipped). */
 uint64_t sj_book_put(SJSolver *S, const uint8_t *in, uint64_t n);
 /* A hash of the core's sources (given by setup.py), or "unknown": saved entries are only
  * used by the core that made them. */
@@ -214,8 +218,9 @@ int sj_table_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi);
  * entry names no move, S tries first the move that H's table stores for the position, keyed
  * with H's keys. H must play the same rules (board, measure, heads, group settings); its
  * entries only reorder moves, so S's results do not depend on them, and a verification
- * with other keys may follow the first run's moves (H: NULL turns it off). H is written to
- * (its group-hash memo), so each thread needs its own (sj_new_sharing). */
+ * with other keys may follow the first run's moves (H: NULL turns it off). When H has S's
+ * keys, a look-up reuses the key S computed; otherwise the position is keyed afresh, which
+ * writes to H (its group-hash memo), so each thread needs its own H (sj_new_sharing). */
 void sj_set_order_hints(SJSolver *S, SJSolver *H, int min_towers);
 
 /* Loads a full-board position (height 0 = empty; owner 0/1, plus 2 for a head-tower with heads on)

@@ -1,7 +1,8 @@
-"""What the run's move-order hints save a verification: one checkpointed run (which saves
-the hints as moves at its root are settled), then its verification with and without them.
+"""What the run's move-order hints save a verification: one checkpointed run (which keeps the
+hints of each sub-proof it answers, see solver/sanjego/order_hints.py), then its verification
+with and without them.
 
-    python scripts/bench_hints.py --board 6x4 --table-mb 256
+    python scripts/bench_hints.py --board 6x4 --table-mb 256 [--depth 1]
 
 One worker, so the node counts are exact. The hints only order moves; both verifications
 answer every question with their own keys and table (and must agree with the run).

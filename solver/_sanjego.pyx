@@ -21,6 +21,7 @@ cdef extern from "sanjego.h":
         int heads
         int reply_from, reply_to
         int hint_min_towers
+        int hints_same_keys
         uint64_t hint_hits
         int (*poll)(void *ctx) noexcept
         void *poll_ctx
@@ -199,7 +200,7 @@ cdef class Core:
 
     def book_start(self, int min_work, uint64_t capacity):
         """Records, in this core's searches, the positions whose subtrees took at least
-        4^min_work nodes, with their bounds (at most `capacity`, the costliest kept);
+        4^min_work nodes, with their bounds and best moves (at most `capacity`, the costliest kept);
         capacity 0 stops recording."""
         if not 0 <= min_work <= 31:
             raise ValueError("min_work: from 0 to 31")
@@ -218,8 +219,8 @@ cdef class Core:
         return bytes(out)
 
     def book_put(self, const uint8_t[::1] entries):
-        """Stores book entries into the table (no search may run meanwhile); returns how
-        many were positions of this board as a search holds them."""
+        """Stores book entries into the table, with their best moves (no search may run
+        meanwhile); returns how many were positions of this board as a search holds them."""
         if entries.shape[0] % SJ_BOOK_ENTRY_BYTES:
             raise ValueError(f"book entries are {SJ_BOOK_ENTRY_BYTES} bytes each")
         if entries.shape[0] == 0:
@@ -268,7 +269,9 @@ cdef class Core:
         min_towers towers whose own table entry names no move, the move `hints`' table
         stores goes first. `hints` must play the same rules with this core's settings (it
         may have other keys and another table size); it only orders moves, so no result
-        depends on it. Give each thread its own `hints` (Core(0, 0, share=...))."""
+        depends on it. With other keys, each look-up keys the position afresh, which writes
+        to `hints`: give each thread its own (Core(0, 0, share=...)). With this core's keys
+        (the same seed), a look-up reuses this core's key and only reads `hints`."""
         if hints is None:
             sj_set_order_hints(self.S, NULL, 0)
         else:
@@ -383,4 +386,5 @@ cdef class Core:
     def stats(self):
         return {"nodes": self.S.nodes, "tt_hits": self.S.tt_hits, "tt_stores": self.S.tt_stores,
                 "table_bytes": self.S.table_buckets * 64, "symmetries": self.S.nsym,
-                "heads": bool(self.S.heads), "hint_hits": self.S.hint_hits}
+                "heads": bool(self.S.heads), "hint_hits": self.S.hint_hits,
+                "hints_same_keys": self._hints is not None and bool(self.S.hints_same_keys)}

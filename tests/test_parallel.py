@@ -871,9 +871,10 @@ class _LastInFirstOut:
     """A pool on this thread that answers the newest sub-proof first, so that older ones
     stay in flight while newer answers decide their parents; a dropped one answers DROPPED."""
 
-    def __init__(self, workers, config, record_subtrees=False):
+    def __init__(self, workers, config, record_subtrees=False, keep_hints=False):
         self.pending, self.dropped = [], []
         self.owner = None  # no table to keep warm (the run has no local pool)
+        self.answered_subtrees = {}  # (no book: no move-order hints)
 
     def submit(self, config, heights, owners, side, k, budget, hints, tag=None):
         from concurrent.futures import Future

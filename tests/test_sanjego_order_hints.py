@@ -1,16 +1,16 @@
-"""Move-order hints: a verification that takes its move order from the run's table (keyed with
-the run's keys) while its answers come from its own keys and table alone."""
+"""Move-order hints: a verification that takes its move order from the run's (the best moves
+of the costliest positions of each sub-proof the run answered) while its answers come from
+its own keys and table alone."""
 
 import json
-import os
 import random
 
 import pytest
 
 from solver._sanjego import Core
-from solver.sanjego import Board, Position, warm
+from solver.sanjego import Board, Position, order_hints, subtrees
 from solver.sanjego.engine import Engine
-from solver.sanjego.parallel import ParallelProof, open_run
+from solver.sanjego.parallel import LocalPool, ParallelProof, open_run
 from solver.sanjego.verify import Verification
 
 
@@ -19,7 +19,8 @@ def core_for(board, seed, table_mb=16, measure="margin"):
 
 
 def hints_from(core):
-    """A core with the keys of `core` holding its table's entries of at least 256 nodes."""
+    """A core with the keys of `core` holding its table's entries of at least 256 nodes
+    (the C interface: another core's table, keyed afresh)."""
     hints = Core(measure="margin", table_bytes=4 << 20, seed=SEED_RUN, **GEOMETRY)
     hints.table_import(core.table_export(4), core.table_buckets, core.near_part)
     return hints
@@ -87,6 +88,62 @@ def test_hints_need_the_same_rules():
             core.set_order_hints(other)
 
 
+def booked(board, p, k, seed=SEED_RUN):
+    """The book entries (at least 4^4 nodes) of a search of p's question ">= k"."""
+    core = core_for(board, seed)
+    core.book_start(4, 1 << 16)
+    core.search(*p.core_args, k - 1, k)
+    return core.book_take()
+
+
+def hint_table(entries, seed):
+    hints = core_for(BOARD, seed, table_mb=4)
+    assert hints.book_put(entries) == len(entries) // Core.BOOK_ENTRY_BYTES
+    return hints
+
+
+def test_book_entries_carry_the_best_move_into_any_table():
+    start = Position.start(BOARD)
+    entries = booked(BOARD, start, 2)
+    size = Core.BOOK_ENTRY_BYTES
+    moves = [entries[i + subtrees.MOVE_AT:i + size] for i in range(0, len(entries), size)]
+    assert len(moves) > 20 and sum(m != subtrees.NO_MOVE for m in moves) > len(moves) // 2
+    # Put back with their moves, the positions' searches go the first search's way: fewer
+    # nodes than with the same bounds and no moves, and the same answers.
+    no_moves = b"".join(entries[i:i + subtrees.MOVE_AT] + subtrees.NO_MOVE for i in range(0, len(entries), size))
+    plain, with_moves, without = (core_for(BOARD, SEED_CHECK) for _ in range(3))
+    with_moves.book_put(entries)
+    without.book_put(no_moves)
+    for p in positions(BOARD, 8, 3):
+        v = plain.search(*p.core_args, 1, 2) >= 2
+        assert (with_moves.search(*p.core_args, 1, 2) >= 2) == (without.search(*p.core_args, 1, 2) >= 2) == v
+    assert with_moves.nodes <= without.nodes
+
+
+def test_hints_with_the_verifications_own_keys_reuse_its_key_and_find_the_same_moves():
+    start = Position.start(BOARD)
+    entries = booked(BOARD, start, 2)
+    results = {}
+    for seed in (SEED_RUN, SEED_CHECK):  # keyed afresh, and with the checking core's own keys
+        checked = core_for(BOARD, SEED_CHECK)
+        checked.set_order_hints(hint_table(entries, seed), 10)
+        assert checked.stats["hints_same_keys"] == (seed == SEED_CHECK)
+        v = checked.search(*start.core_args, 1, 2)
+        results[seed] = (v >= 2, checked.nodes, checked.stats["hint_hits"])
+    plain = core_for(BOARD, SEED_CHECK)
+    plain.search(*start.core_args, 1, 2)
+    assert results[SEED_RUN] == results[SEED_CHECK]
+    assert results[SEED_CHECK][2] > 0 and results[SEED_CHECK][1] < plain.nodes
+
+
+def test_for_question_takes_the_same_question_else_the_nearest():
+    hints = {b"a": {1: b"one", 3: b"three"}}
+    assert order_hints.for_question(hints, b"a", 3) == b"three"
+    assert order_hints.for_question(hints, b"a", 2) == b"one"  # (a tie: the lower)
+    assert order_hints.for_question(hints, b"a", 9) == b"three"
+    assert order_hints.for_question(hints, b"b", 1) is None
+
+
 class Notes:
     def __init__(self):
         self.notes = []
@@ -108,32 +165,37 @@ def settled_run(tmp_path, board="5x4"):
     return run, proof, value, notes
 
 
-def test_a_run_saves_hints_for_each_move_it_settles_at_the_root(tmp_path):
+def journal(path):
+    return [json.loads(line.split(" ", 1)[1]) for line in open(path)]
+
+
+def test_a_run_keeps_the_hints_of_each_sub_proof_it_answers(tmp_path):
     run, proof, value, notes = settled_run(tmp_path)
     assert value == 2
-    files = sorted(os.listdir(run / warm.HINTS_DIR))
-    children = {c.key.hex() for c in proof.root.children}
-    assert files and {f.removesuffix(".warm") for f in files} <= children
+    answers = {(r["key"], r["k"]) for r in journal(run / "journal.log") if "key" in r and "lo" in r}
+    records = journal(run / order_hints.FILE_NAME)
+    assert records and {(r["key"], r["k"]) for r in records} <= answers
+    hints = order_hints.load(run, Core.BOOK_ENTRY_BYTES)
+    assert sum(len(q) for q in hints.values()) == len(records)
+    assert all(0 < len(e) <= order_hints.PER_SUBPROOF * Core.BOOK_ENTRY_BYTES for q in hints.values() for e in q.values())
     assert not any(n.startswith("move-order hints") for n in notes.notes)  # quiet unless a save fails
     import subprocess
     import sys
     r = subprocess.run([sys.executable, "-m", "solver", "sanjego", "status", str(run)], capture_output=True,
                        text=True)
-    assert r.returncode == 0 and f"move-order hints for `verify` (local, like the warm table): {len(files)} file(s)" \
-        in r.stdout, r.stdout
+    positions = sum(r["entries"] for r in records)
+    assert r.returncode == 0 and (f"move-order hints for `verify` (commit them with the journal): {positions:,} "
+                                  f"positions of {len(records)} answered sub-proof(s)") in r.stdout, r.stdout
     r = subprocess.run([sys.executable, "-m", "solver", "sanjego", "status", str(run), "--json"],
                        capture_output=True, text=True)
-    assert json.loads(r.stdout)["order_hints"]["files"] == len(files)
-    before = {f: (run / warm.HINTS_DIR / f).stat().st_mtime_ns for f in files}
-    # Resumed, the finished run settles nothing new and leaves the files as they were.
+    assert json.loads(r.stdout)["order_hints"] == {"subproofs": len(records), "positions": positions,
+                                                  "bytes": (run / order_hints.FILE_NAME).stat().st_size}
+    before = (run / order_hints.FILE_NAME).read_bytes()
+    # Resumed, the finished run answers nothing new and leaves the file as it was.
     again = ParallelProof(Engine(proof.board, table_mb=1), proof.root.position, [], 2, run_dir=run,
                           resume=True, workers=1, progress=Notes(), table_mb=16)
     assert again.solve() == 2
-    assert {f: (run / warm.HINTS_DIR / f).stat().st_mtime_ns for f in files} == before
-
-
-def journal(path):
-    return [json.loads(line.split(" ", 1)[1]) for line in open(path)]
+    assert (run / order_hints.FILE_NAME).read_bytes() == before
 
 
 def test_a_verification_takes_its_move_order_from_the_hints_and_agrees(tmp_path):
@@ -142,27 +204,68 @@ def test_a_verification_takes_its_move_order_from_the_hints_and_agrees(tmp_path)
     answers = [r for r in journal(run / "verify" / "journal.log") if "key" in r]
     assert result["ok"] and result["value"] == 2
     hinted = [r for r in answers if "order_hints" in r]
-    assert hinted and all((run / warm.HINTS_DIR / r["order_hints"]).exists() for r in hinted)
-    # Without them: the same answers, no hints named.
+    assert hinted and all(0 < r["order_hints"] <= order_hints.PER_SUBPROOF for r in hinted)
+    # Without them: the same answers, more nodes, no hints named.
     plain = Verification(open_run(run)[0], run, workers=1, table_mb=16, out_dir=tmp_path / "plain",
                          order_hints=False).verify()
-    assert plain["ok"] and plain["questions"] == result["questions"]
+    assert plain["ok"] and plain["questions"] == result["questions"] and plain["nodes"] > result["nodes"]
     assert not any("order_hints" in r for r in journal(tmp_path / "plain" / "journal.log"))
 
 
 def test_a_damaged_hints_file_only_costs_time(tmp_path):
     run, proof, value, _ = settled_run(tmp_path)
-    for f in os.listdir(run / warm.HINTS_DIR):
-        path = run / warm.HINTS_DIR / f
-        data = bytearray(path.read_bytes())
-        data[len(data) // 2] ^= 0xFF
-        path.write_bytes(bytes(data))
+    path = run / order_hints.FILE_NAME
+    data = bytearray(path.read_bytes())
+    data[len(data) // 3] ^= 0x01
+    path.write_bytes(bytes(data))
     notes = Notes()
     result = Verification(open_run(run)[0], run, workers=1, table_mb=16, progress=notes).verify()
     assert result["ok"] and result["value"] == 2
     assert not any("order_hints" in r for r in journal(run / "verify" / "journal.log"))
-    assert [n for n in notes.notes if n.startswith("move-order hints not used:")] \
-        and all("damaged" in n or "checksum" in n for n in notes.notes if n.startswith("move-order hints not used"))
+    used = [n for n in notes.notes if n.startswith("move-order hints not used:")]
+    assert len(used) == 1 and "damaged" in used[0]
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "solver", "sanjego", "status", str(run)], capture_output=True,
+                       text=True)
+    assert r.returncode == 0 and "move-order hints for `verify`: not usable" in r.stdout
+
+
+def test_hints_of_entries_of_another_size_are_refused(tmp_path):
+    order_hints.append(tmp_path, b"\x01", 2, bytes(subtrees.LEGACY_ENTRY_BYTES), subtrees.LEGACY_ENTRY_BYTES)
+    with pytest.raises(order_hints.OrderHintsError, match="entries of 98 bytes"):
+        order_hints.load(tmp_path, Core.BOOK_ENTRY_BYTES)
+
+
+def test_hints_that_cannot_be_saved_are_one_note(tmp_path, monkeypatch):
+    def refuse(*args):
+        raise OSError("disk full")
+    monkeypatch.setattr(order_hints, "append", refuse)
+    run, proof, value, notes = settled_run(tmp_path)
+    assert value == 2 and proof.hints_unsaved > 1
+    assert not (run / order_hints.FILE_NAME).exists()
+    assert [n for n in notes.notes if n.startswith("move-order hints")] == ["move-order hints not saved: disk full"]
+
+
+def test_a_pool_gives_each_question_its_own_hints(tmp_path):
+    run, proof, value, _ = settled_run(tmp_path)
+    check = Verification(open_run(run)[0], run, workers=2, table_mb=16)
+    hints = order_hints.load(run, Core.BOOK_ENTRY_BYTES)
+    nodes = {}
+    for hinted in (True, False):
+        pool = LocalPool(2, check.config)
+        used = nodes[hinted] = 0
+        try:
+            for leaf, k, expected in check.questions:
+                entries = order_hints.for_question(hints, leaf.key, k) if hinted else None
+                used += entries is not None
+                v, n = pool.submit(check.config, *leaf.position.core_args, k, None, [], order_hints=entries).result()[:2]
+                assert (v >= k) == expected
+                nodes[hinted] += n
+        finally:
+            pool.close()
+        assert (used > 0) == hinted
+    assert nodes[True] < nodes[False]
 
 
 def bench(*args):
@@ -188,39 +291,3 @@ def test_bench_hints_verifies_a_run_both_ways():
 def test_bench_hints_bad_input_exits_2_with_one_line(args):
     r = bench(*args)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
-
-
-def test_a_hints_file_that_cannot_be_saved_is_one_note(tmp_path, monkeypatch):
-    def refuse(*args):
-        raise OSError("disk full")
-    monkeypatch.setattr(warm, "save", refuse)
-    run, proof, value, notes = settled_run(tmp_path)
-    assert value == 2
-    assert not (run / warm.HINTS_DIR).exists() or not os.listdir(run / warm.HINTS_DIR)
-    failed = [n for n in notes.notes if n.startswith("move-order hints for")]
-    assert failed and all(n.endswith("not saved: disk full") for n in failed)
-
-
-def test_a_pool_loads_a_hints_file_once_for_all_its_workers(tmp_path, monkeypatch):
-    from solver.sanjego import parallel
-    run, proof, value, _ = settled_run(tmp_path)
-    check = Verification(open_run(run)[0], run, workers=2, table_mb=16)
-    loads = []
-
-    def counted(*args):
-        loads.append(args[0])
-        return hint_core(*args)
-    hint_core = parallel.hint_core
-    monkeypatch.setattr(parallel, "hint_core", counted)
-    pool = parallel.LocalPool(2, check.config)
-    used = 0
-    try:
-        for leaf, k, expected in check.questions:
-            order = check._order_hints(leaf)
-            used += order is not None
-            v = pool.submit(check.config, *leaf.position.core_args, k, None, [], order_hints=order).result()[0]
-            assert (v >= k) == expected
-            assert len(pool.hint_cores) <= 2
-    finally:
-        pool.close()
-    assert used > 0 and 0 < len(loads) < used and not pool.hint_errors

@@ -132,6 +132,8 @@ class SlowCluster:
     """Stands in for DaskPool: sub-proofs on threads that each take a while, nothing known of
     them until they finish, and no table of the run's own."""
 
+    answered_subtrees = {}
+
     def __init__(self, address):
         self.executor = concurrent.futures.ThreadPoolExecutor(2)
         self.workers = 2

@@ -15,6 +15,7 @@ from solver.sanjego.notation import format_moves, replay
 from solver.sanjego.parallel import ParallelProof, prove
 
 SIZE = Core.BOOK_ENTRY_BYTES
+WORK = subtrees.BOUNDS_AT + 2  # lo, hi, work
 
 
 def core_for(board, table_mb=16, seed=None):
@@ -37,7 +38,7 @@ def test_a_stopped_search_leaves_subtrees_that_any_core_can_use():
     assert search(stopped, p, 2, (1 << 20) - 1) == (None, 1 << 20)
     entries = stopped.book_take()
     assert entries and len(entries) % SIZE == 0 and stopped.book_take() == b""
-    assert min(entries[i + SIZE - 1] for i in range(0, len(entries), SIZE)) >= 8
+    assert min(entries[i + WORK] for i in range(0, len(entries), SIZE)) >= 8
     # Another seed and table size: the entries name positions, not table slots.
     cold, with_book = core_for(board, 4, seed=99), core_for(board, 4, seed=99)
     assert with_book.book_put(entries) == len(entries) // SIZE
@@ -54,7 +55,7 @@ def test_a_full_book_keeps_the_costliest():
     start = Position.start(board)
     core.solve(*start.core_args)
     entries = core.book_take()
-    works = [entries[i + SIZE - 1] for i in range(0, len(entries), SIZE)]
+    works = [entries[i + WORK] for i in range(0, len(entries), SIZE)]
     assert 0 < len(works) <= 50 and min(works) > 0
 
 
@@ -75,7 +76,7 @@ def test_entries_that_are_not_positions_of_the_board_are_skipped():
     no_tower = bytearray(e)
     no_tower[24 + cell] = 0  # a cell of occ with no height
     lo_above_hi = bytearray(e)
-    lo_above_hi[SIZE - 3], lo_above_hi[SIZE - 2] = 5, 4
+    lo_above_hi[subtrees.BOUNDS_AT], lo_above_hi[subtrees.BOUNDS_AT + 1] = 5, 4
     a_banked_group = bytearray(e)
     a_banked_group[8:16] = occ.to_bytes(8, "little")  # all one player's: the search banks it
     assert core.book_put(bytes(e)) == 1
@@ -86,13 +87,23 @@ def test_entries_that_are_not_positions_of_the_board_are_skipped():
 
 
 def test_costliest_merges_repeats_and_keeps_the_most_work():
-    position = bytes(SIZE - 3)
-    other = bytes([1]) + bytes(SIZE - 4)
-    entries = (position + bytes([0xFE, 5, 9]) + position + bytes([1, 7, 12])  # lo -2 then 1
-               + other + bytes([0, 0, 10]))
+    position = bytes(subtrees.BOUNDS_AT)
+    other = bytes([1]) + bytes(subtrees.BOUNDS_AT - 1)
+    a, b = bytes([3, 4]), bytes([5, 6])  # moves
+    entries = (position + bytes([0xFE, 5, 9]) + a + position + bytes([1, 7, 12]) + b  # lo -2 then 1
+               + other + bytes([0, 0, 10]) + a + other + bytes([0, 0, 11]) + subtrees.NO_MOVE)
     kept = subtrees.costliest(entries, SIZE)
-    assert kept == position + bytes([1, 5, 12]) + other + bytes([0, 0, 10])
-    assert subtrees.costliest(entries, SIZE, limit=1) == position + bytes([1, 5, 12])
+    # The move of the costliest search that named one.
+    assert kept == position + bytes([1, 5, 12]) + b + other + bytes([0, 0, 11]) + a
+    assert subtrees.costliest(entries, SIZE, limit=1) == position + bytes([1, 5, 12]) + b
+    assert subtrees.costliest(entries, SIZE, min_work=12) == position + bytes([1, 5, 12]) + b
+
+
+def test_a_file_saved_before_entries_had_moves_is_read_with_none(tmp_path):
+    path = tmp_path / subtrees.FILE_NAME
+    old = bytes(range(subtrees.LEGACY_ENTRY_BYTES))
+    subtrees.save(path, IDENT, {(b"\x01", 2): old + old}, subtrees.LEGACY_ENTRY_BYTES)
+    assert subtrees.load(path, IDENT, SIZE) == {(b"\x01", 2): (old + subtrees.NO_MOVE) * 2}
 
 
 IDENT = {"board": board_spec(Board.parse("5x4")), "measure": "margin", "heads": False}

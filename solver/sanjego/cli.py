@@ -156,9 +156,9 @@ def add_parser(games):
     s.add_argument("--scheduler", metavar="ADDRESS", default=None,
                    help="ask the questions on a Dask distributed cluster, e.g. tcp://host:8786")
     s.add_argument("--no-order-hints", action="store_true",
-                   help="search without the run's move-order hints (DIR/hints/, saved when a move at "
-                        "the root was settled; they only order moves, so the answers are this "
-                        "verification's own either way)")
+                   help="search without the run's move-order hints (DIR/hints.log, the best moves of "
+                        "the costliest positions of each sub-proof it answered; they only order moves, "
+                        "so the answers are this verification's own either way)")
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--quiet", action="store_true", help="no progress display")
     s.set_defaults(handler=cmd_verify)
@@ -397,21 +397,10 @@ def _reply_estimate(u, rate):
     return line
 
 
-def _order_hints_files(run_dir):
-    """{"files", "bytes"} of the run's move-order hints (see warm.HINTS_DIR)."""
-    from . import warm
-    directory = os.path.join(run_dir, warm.HINTS_DIR)
-    try:
-        names = [n for n in os.listdir(directory) if n.endswith(".warm")]
-    except (FileNotFoundError, NotADirectoryError):
-        names = []
-    return {"files": len(names), "bytes": sum(os.path.getsize(os.path.join(directory, n)) for n in names)}
-
-
 def cmd_status(args):
     from ..checkpoint import CheckpointError, RunDir
     from ..cli import UsageError
-    from . import subtrees, warm
+    from . import order_hints, subtrees, warm
     from .parallel import open_run
     from .verify import journal_totals, read_verification
     try:
@@ -443,7 +432,10 @@ def cmd_status(args):
             out[key] = subtrees.describe(os.path.join(directory, subtrees.FILE_NAME))
         except subtrees.SubtreesError as e:
             out[key] = {"error": str(e)}
-    out["order_hints"] = _order_hints_files(args.run)
+    try:
+        out["order_hints"] = order_hints.describe(args.run)
+    except order_hints.OrderHintsError as e:
+        out["order_hints"] = {"error": str(e)}
     try:
         out["stopped_subproofs"] = proof.stopped_progress()
     except subtrees.SubtreesError:
@@ -508,10 +500,12 @@ def cmd_status(args):
         use = "for `record --from-run`'s line" if out["finished"] else "for the next session"
         print(f"warm table {use}: {w['entries']:,} entries of at least {4 ** w['min_work']:,} "
               f"nodes ({w['bytes'] / 2 ** 20:.1f} MB)")
-    if out["order_hints"]["files"]:
-        h = out["order_hints"]
-        print(f"move-order hints for `verify` (local, like the warm table): {h['files']} file(s), "
-              f"{h['bytes'] / 2 ** 20:.1f} MB in {os.path.join(args.run, warm.HINTS_DIR)}")
+    h = out["order_hints"]
+    if h and "error" in h:
+        print(f"move-order hints for `verify`: not usable ({h['error']})")
+    elif h:
+        print(f"move-order hints for `verify` (commit them with the journal): {h['positions']:,} positions "
+              f"of {h['subproofs']} answered sub-proof(s) ({h['bytes'] / 2 ** 20:.1f} MB)")
     for key, live, things, thing in (("costly_subtrees", "live", "sub-proofs", "sub-proof"),
                                      ("verify_costly_subtrees", "verify_live", "verification questions", "question")):
         # While a run (verification) writes the directory, the file holds its work in flight too.

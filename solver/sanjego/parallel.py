@@ -64,7 +64,7 @@ from .board import board_from_spec, board_spec
 from .engine import ordered_moves
 from .notation import format_move, format_moves, parse_move, replay
 from .probes import Probes
-from . import subtrees, warm
+from . import order_hints, subtrees, warm
 from .sessions import SessionLog, SessionTally
 
 _core = None  # this process's table for _core_config (a Dask worker's), owned by its first core
@@ -127,17 +127,7 @@ def _get_core(config):
     return _thread.core
 
 
-HINT_MIN_TOWERS = 16  # move-order hints are looked up in positions of at least this many towers
-
-
-def hint_core(path, config, ident):
-    """A core of `config` (the run's: its keys) holding the move-order hints file at `path`
-    (see warm.HINTS_DIR), for Core.set_order_hints; raises WarmTableError."""
-    geometry, measure, _, seed, heads = config
-    buckets = 1 << max(14, (os.path.getsize(path) // warm.ENTRY_BYTES // 2).bit_length())
-    core = _new_core((geometry, measure, buckets * 64, seed, heads))
-    warm.load(path, core, ident)
-    return core
+HINT_TABLE_BYTES = 4 << 20  # a worker's table of move-order hints (see order_hints): 2^16 buckets
 
 
 class _OverBudget(Exception):
@@ -289,10 +279,12 @@ class LocalPool:
     others found. (Processes sharing a table through a shared mapping were measured first:
     the kernel backs such memory with small pages only, and 2 workers were no faster than 1.)"""
 
-    def __init__(self, workers, config, record_subtrees=False):
+    def __init__(self, workers, config, record_subtrees=False, keep_hints=False):
         self.owner = _new_core(config)
         self.record_subtrees = record_subtrees
         self.stopped_subtrees = {}  # tag -> costly subtrees of its sub-proof, stopped with the run
+        self.keep_hints = keep_hints and record_subtrees
+        self.answered_subtrees = {}  # tag -> its answered sub-proof's costliest, for order_hints
         self.recorded = {}  # core -> [tag, costly subtrees so far, snapshot] of its sub-proof in flight
         self.snapshot = 0  # asked for by snapshot_subtrees; workers answer within 2^20 nodes
         self.snapshot_done = threading.Condition()
@@ -301,10 +293,6 @@ class LocalPool:
         self.running = {}  # core -> (its node count, the time, tag) when its sub-proof in flight started
         self.stopping = threading.Event()
         self.drops = {}  # future -> the event that drops its sub-proof
-        self.hint_errors = {}  # move-order hints file -> why it could not be used
-        self.hint_cores = {}  # move-order hints file -> its core (the latest `workers` loaded)
-        self.hint_lock = threading.Lock()
-        self.hint_limit = workers
         self.executor = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="sanjego")
 
     def _check(self, nodes):
@@ -331,38 +319,35 @@ class LocalPool:
             self.snapshot += 1
             self.snapshot_done.wait_for(
                 lambda: all(seen == self.snapshot for _, _, seen in self.recorded.values()), timeout)
-            return {tag: entries for tag, entries, _ in self.recorded.values() if tag is not None and entries}
+            return {tag: subtrees.costliest(entries, Core.BOOK_ENTRY_BYTES, min_work=subtrees.MIN_WORK)
+                    for tag, entries, _ in self.recorded.values() if tag is not None and entries}
 
-    def _order_hints(self, core, order_hints):
-        """Sets the thread's core to take its move order from the hints file of order_hints
-        ((path, config, identity) or None: none). A file is loaded once for all threads; each
-        reads it through a core of its own (a look-up writes the reading core's group memo)."""
-        path = order_hints[0] if order_hints else None
-        if getattr(self.local, "hints", None) == path:
-            return
+    def _order_hints(self, core, config, entries):
+        """Sets the thread's core to take its move order from the hints `entries` (book
+        entries, see order_hints; None: none), put into a small table of the thread's own
+        with the core's keys (so that a look-up reuses the core's key)."""
         core.set_order_hints(None)
-        self.local.hints = path
-        if path is None or path in self.hint_errors:
+        if not entries:
             return
-        try:
-            with self.hint_lock:
-                loaded = self.hint_cores.pop(path, None) or hint_core(*order_hints)
-                self.hint_cores[path] = loaded  # the latest last; a thread's reader keeps its own alive
-                for old in list(self.hint_cores)[:-self.hint_limit]:
-                    del self.hint_cores[old]
-            core.set_order_hints(Core(0, 0, share=loaded), HINT_MIN_TOWERS)
-        except Exception as e:  # only an accelerator: the question is asked without it
-            self.hint_errors[path] = str(e)
+        hints = getattr(self.local, "hint_core", None)
+        if hints is None or self.local.hint_config != config:
+            geometry, measure, _, seed, heads = config
+            hints = self.local.hint_core = _new_core((geometry, measure, HINT_TABLE_BYTES, seed, heads))
+            self.local.hint_config = config
+        hints.clear()
+        hints.book_put(entries)
+        core.set_order_hints(hints, order_hints.MIN_TOWERS)
 
-    def _prove(self, drop, tag, order_hints, config, *args):
+    def _prove(self, drop, tag, hint_entries, config, *args):
         core = getattr(self.local, "core", None)
         if core is None:
             core = self.local.core = Core(0, 0, share=self.owner)
             core.progress = self._check
             if self.record_subtrees:
-                core.book_start(subtrees.MIN_WORK, subtrees.CAPACITY)
+                core.book_start(min(subtrees.MIN_WORK, order_hints.MIN_WORK) if self.keep_hints
+                                else subtrees.MIN_WORK, subtrees.CAPACITY)
             self.cores.append(core)
-        self._order_hints(core, order_hints)
+        self._order_hints(core, config, hint_entries)
         self.local.drop = drop
         self.running[core] = (core.nodes, time.perf_counter(), tag)
         if self.record_subtrees:
@@ -378,12 +363,17 @@ class LocalPool:
                     self.snapshot_done.notify_all()
                 entries += core.book_take()
         if self.record_subtrees and result[0] == INTERRUPTED and tag is not None:
-            self.stopped_subtrees[tag] = subtrees.costliest(entries, core.BOOK_ENTRY_BYTES)
+            self.stopped_subtrees[tag] = subtrees.costliest(entries, core.BOOK_ENTRY_BYTES,
+                                                            min_work=subtrees.MIN_WORK)
+        elif self.keep_hints and result[0] not in (None, DROPPED) and tag is not None:
+            self.answered_subtrees[tag] = subtrees.costliest(entries, core.BOOK_ENTRY_BYTES,
+                                                             order_hints.PER_SUBPROOF)
         return result
 
     def submit(self, *args, tag=None, order_hints=None):
-        """Runs prove(*args) on a worker thread; `tag` names the sub-proof in stopped_subtrees;
-        order_hints: (path, config, identity) of a move-order hints file (see hint_core)."""
+        """Runs prove(*args) on a worker thread; `tag` names the sub-proof in stopped_subtrees
+        and answered_subtrees; order_hints: the entries of its move-order hints (see
+        order_hints), or None."""
         drop = threading.Event()
         future = self.executor.submit(self._prove, drop, tag, order_hints, *args)
         self.drops[future] = drop
@@ -433,8 +423,10 @@ class DaskPool:
         self.workers = max(1, sum(w.get("nthreads", 1)
                                   for w in self.client.scheduler_info()["workers"].values()))
 
+    answered_subtrees = {}  # (no book on Dask workers: a run with a scheduler keeps no hints)
+
     def submit(self, *args, tag=None, order_hints=None):
-        return self.client.submit(prove, *args, pure=False)  # (hints files stay on this machine)
+        return self.client.submit(prove, *args, pure=False)  # (move-order hints only in a LocalPool)
 
     def wait(self, futures, timeout=None):
         from distributed import wait
@@ -488,6 +480,7 @@ class ParallelProof:
         self.nodes = self.cpu_seconds = 0
         self.answers = {}  # (k, side, move) -> leaves it settled for that side (journaled "move")
         self.hinted = {}  # (leaf key, k) -> the hints of its sub-proof in flight
+        self.hints_unsaved = 0  # answered sub-proofs whose move-order hints could not be saved
         self.hint_tally = {"answers": 0, "settled_by_hint": 0, "nodes": 0}  # of answers given hints
         self.question_nodes = {}  # (leaf key, k) -> nodes its sub-proofs searched, answered or not
         self.live_nodes = 0  # searched by the sub-proofs in flight, as last seen
@@ -934,19 +927,18 @@ class ParallelProof:
                         "at_least": at_least, "below": below})
         return out
 
-    def _settled_at_root(self, k, memo):
-        """The keys of the root's children whose answer to ">= k" is known."""
-        return {c.key for c in self.root.children or () if memo[c.key][0] >= k or memo[c.key][1] < k}
-
-    def _save_hints(self, k, settled, core, identify):
-        """Saves the table's costliest entries as move-order hints for the verification of
-        each child of the root newly settled for ">= k" (added to `settled`), while the
-        entries of the sub-proofs that settled it are still in the table (see warm)."""
-        now = self._settled_at_root(k, self.intervals())
-        for key in now - settled:
-            move = next(m for m, c in zip(self.root.moves, self.root.children) if c.key == key)
-            warm.save_hints(self.run.path, key, core, identify, self._note, format_move(self.board, move))
-        settled |= now
+    def _take(self, pool, tag, result):
+        """Journals a finished sub-proof (see _finish) and, for an answer, appends its
+        move-order hints for the verification (see order_hints)."""
+        self._finish(*tag, result)
+        entries = pool.answered_subtrees.pop(tag, None)
+        if entries and self.run is not None:
+            try:
+                order_hints.append(self.run.path, tag[0], tag[1], entries, Core.BOOK_ENTRY_BYTES)
+            except OSError as e:  # only an accelerator of the verification: said once
+                if not self.hints_unsaved:
+                    self._note(f"move-order hints not saved: {e.strerror or e}")
+                self.hints_unsaved += 1
 
     def _subtrees_identity(self):
         return {"board": board_spec(self.board), "measure": self.measure, "heads": bool(self.engine.heads)}
@@ -966,7 +958,7 @@ class ParallelProof:
 
     def _solve(self):
         pool = (DaskPool(self.scheduler) if self.scheduler
-                else LocalPool(self.workers, self.config, record_subtrees=self.run is not None))
+                else LocalPool(self.workers, self.config, record_subtrees=self.run is not None, keep_hints=True))
         if self.scheduler:
             self.workers = pool.workers
         # A local pool's one table can be kept between the sessions of a checkpointed run.
@@ -985,7 +977,6 @@ class ParallelProof:
             lambda: self._keep_subtrees(stopped, {**pool.stopped_subtrees, **pool.snapshot_subtrees()},
                                         self.intervals(), warm_core.BOOK_ENTRY_BYTES))
         session = None if self.run is None else SessionLog(self.run.journal, pool.in_flight)
-        settled = {}  # k -> the root's children settled for ">= k" (see _save_hints)
         k = None
         t0 = time.perf_counter()
         try:
@@ -999,7 +990,6 @@ class ParallelProof:
                 if lo == hi:
                     break
                 k = probes.question(lo, hi)
-                settled.setdefault(k, self._settled_at_root(k, memo))
                 # Sub-proofs whose answer can no longer matter are stopped: their partial
                 # work stays in the table, and the worker is free for a leaf that matters.
                 undecided = self.undecided_leaves(k, memo)
@@ -1026,9 +1016,7 @@ class ParallelProof:
                 timeout = PROGRESS_SECONDS if self.progress or session is not None else None
                 finished = pool.wait(list(inflight), timeout)
                 for future in finished:
-                    self._finish(*inflight.pop(future), future.result())
-                if warm_core is not None and finished:  # (only an answer can settle a root move)
-                    self._save_hints(k, settled[k], warm_core, identify)
+                    self._take(pool, inflight.pop(future), future.result())
         except BaseException as stop:
             pool.close(abort=True)
             if isinstance(stop, KeyboardInterrupt) and isinstance(pool, LocalPool):
@@ -1036,9 +1024,7 @@ class ParallelProof:
                 # journaled ("interrupted"), so that the run's totals count every node.
                 for future, (key, fk) in inflight.items():
                     if future.done() and not future.cancelled() and future.exception() is None:
-                        self._finish(key, fk, future.result())
-                if warm_core is not None and k in settled:
-                    self._save_hints(k, settled[k], warm_core, identify)
+                        self._take(pool, (key, fk), future.result())
             raise
         else:
             # The root is decided: sub-proofs still in flight can no longer matter, so stop

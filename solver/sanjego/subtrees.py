@@ -41,26 +41,35 @@ FILE_NAME = "subtrees.bin"
 MIN_WORK = 8             # 4^8 = 65,536 nodes
 MAX_PER_SUBPROOF = 1024  # about 100 KB each before compression
 CAPACITY = 1 << 16       # entries a worker records in one sub-proof before keeping only costlier ones
+# An entry (Core.BOOK_ENTRY_BYTES): the position, then lo, hi, work (at BOUNDS_AT) and the
+# best move's two cells (at MOVE_AT; NO_MOVE: none). Files saved before session 47 hold
+# entries of LEGACY_ENTRY_BYTES, without the move.
+BOUNDS_AT = 95
+MOVE_AT = 98
+NO_MOVE = b"\0\0"
+LEGACY_ENTRY_BYTES = 98
 
 
 class SubtreesError(Exception):
     """A costly-subtrees file that cannot be used: damaged, or made for another run."""
 
 
-def costliest(entries, entry_bytes, limit=MAX_PER_SUBPROOF):
-    """The entries of distinct positions (bounds of repeats combined), at most `limit`,
-    the costliest first."""
+def costliest(entries, entry_bytes, limit=MAX_PER_SUBPROOF, min_work=0):
+    """The entries of distinct positions (bounds of repeats combined, the move of the
+    costliest search that named one), at most `limit` of work at least `min_work`, the
+    costliest first."""
     merged = {}
     for i in range(0, len(entries), entry_bytes):
         e = entries[i:i + entry_bytes]
-        position, lo, hi, work = e[:-3], e[-3], e[-2], e[-1]
-        lo, hi = (lo ^ 0x80) - 0x80, (hi ^ 0x80) - 0x80
+        position, (lo, hi, work), move = e[:BOUNDS_AT], struct.unpack_from("<bbB", e, BOUNDS_AT), e[MOVE_AT:]
         old = merged.get(position)
         if old is not None:
+            if move == NO_MOVE or old[2] > work and old[3] != NO_MOVE:
+                move = old[3]
             lo, hi, work = max(lo, old[0]), min(hi, old[1]), max(work, old[2])
-        merged[position] = (lo, hi, work)
-    best = sorted(merged.items(), key=lambda item: -item[1][2])[:limit]
-    return b"".join(position + struct.pack("<bbB", lo, hi, work) for position, (lo, hi, work) in best)
+        merged[position] = (lo, hi, work, move)
+    best = sorted((item for item in merged.items() if item[1][2] >= min_work), key=lambda item: -item[1][2])[:limit]
+    return b"".join(position + struct.pack("<bbB", lo, hi, work) + move for position, (lo, hi, work, move) in best)
 
 
 def merge(before, now, entry_bytes):
@@ -114,8 +123,11 @@ def load(path, ident, entry_bytes):
         body = lz4.frame.decompress(compressed)
     except RuntimeError:
         raise SubtreesError(f"{path} is damaged (bad body)") from None
-    if header.get("entry_bytes") != entry_bytes:
-        raise SubtreesError(f"{path} holds entries of {header.get('entry_bytes')} bytes, this core's are {entry_bytes}")
+    saved_bytes = header.get("entry_bytes")
+    if saved_bytes == LEGACY_ENTRY_BYTES and entry_bytes == MOVE_AT + len(NO_MOVE):
+        body = with_no_moves(body)
+    elif saved_bytes != entry_bytes:
+        raise SubtreesError(f"{path} holds entries of {saved_bytes} bytes, this core's are {entry_bytes}")
     other = [k for k in sorted(ident) if header.get(k) != ident[k]]
     if other:
         raise SubtreesError(f"{path} was made for another {', '.join(other)}")
@@ -130,6 +142,12 @@ def load(path, ident, entry_bytes):
     if at != len(body):
         raise SubtreesError(f"{path} is damaged (wrong length)")
     return groups
+
+
+def with_no_moves(body):
+    """Legacy entries (LEGACY_ENTRY_BYTES, no move) as this core's, naming no move (a length
+    that is not a multiple is caught by load's check of the lengths)."""
+    return b"".join(body[i:i + LEGACY_ENTRY_BYTES] + NO_MOVE for i in range(0, len(body), LEGACY_ENTRY_BYTES))
 
 
 def settled_children(core, position, k, entries):

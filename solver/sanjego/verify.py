@@ -19,16 +19,16 @@ and the verification of the value reuses the answers of an earlier one of a boun
 A leaf whose answer went its mover's way in the run is first searched after the move
 the run journaled as settling it (a witness): that child's answer, found with this
 verification's keys, proves the leaf's; if it does not give it, the leaf is searched whole.
-Below a move at the root for which the run saved move-order hints (warm.HINTS_DIR), the
-search tries first the moves the run's table stored (Core.set_order_hints): they change
-only the order, never an answer.
+Each question is searched with the run's move-order hints for it (see order_hints): the
+search tries first the moves that the run's sub-proof of the question found best in its
+costliest positions. They change only the order, never an answer.
 """
 
 import os
 import time
 
 from ..checkpoint import CheckpointError, RunDir, read_checked_json
-from . import subtrees, warm
+from . import order_hints as hints_file, subtrees, warm
 from .parallel import INTERRUPTED, PROGRESS_SECONDS, DaskPool, LocalPool, SavesOnTheWay, move_hint
 from .board import board_spec
 from .notation import format_move, format_moves, parse_move
@@ -105,9 +105,8 @@ class Verification:
     def __init__(self, proof, run_dir, seed=DEFAULT_SEED, out_dir=None, workers=None, scheduler=None,
                  table_mb=None, progress=None, at_least=None, order_hints=True):
         self.proof = proof
-        self.order_hints = order_hints and not scheduler  # (hints files stay on this machine)
-        self.hint_ident = None  # the run's warm-table identity, once a hints file is used
-        self.hint_errors_noted = set()
+        self.order_hints = order_hints and not scheduler  # (only a LocalPool's workers take them)
+        self.run_hints = {}  # the run's move-order hints, once loaded (see order_hints)
         self.run = RunDir(run_dir)
         self.at_least = at_least
         self.value = None
@@ -255,24 +254,20 @@ class Verification:
                     return [move_hint(p, move)]
         return []
 
-    def _order_hints(self, leaf):
-        """(path, run config, identity) of the run's move-order hints for the leaf's question
-        (those saved when the root's child above it was settled, see warm.HINTS_DIR), or None."""
-        path = self.paths[leaf.key]
-        root = self.proof.root
-        if not self.order_hints or not path or root.children is None:
-            return None
-        child = root.children[root.moves.index(path[0])]
-        hints = warm.hints_path(self.run.path, child.key)
-        if not os.path.exists(hints):
-            return None
-        if self.hint_ident is None:  # the engine's core has the run's keys
-            self.hint_ident = self.proof.warm_identity(self.proof.engine.core, self.proof.engine.seed)
-        return hints, self.proof.config, self.hint_ident
+    def _load_order_hints(self):
+        """The run's move-order hints, or {} (none, turned off, or a damaged file: one note)."""
+        if not self.order_hints:
+            return {}
+        try:
+            return hints_file.load(self.run.path, self.proof.engine.core.BOOK_ENTRY_BYTES)
+        except hints_file.OrderHintsError as e:
+            self._note(f"move-order hints not used: {e}")
+            return {}
 
-    def _take(self, leaf, k, expected, hints, order_hints, result, pool=None):
-        """Journals a question's answer (`hints`: those prove had; `order_hints`: the move-order
-        hints it was given, see _order_hints); raises VerificationFailed when it disagrees."""
+    def _take(self, leaf, k, expected, hints, order_hints, result):
+        """Journals a question's answer (`hints`: those prove had; `order_hints`: the entries
+        of the move-order hints it was given, or None); raises VerificationFailed when it
+        disagrees."""
         v, nodes, seconds, move = result
         record = {"key": leaf.key.hex(), "k": k, "expected": expected, "v": v,
                   "ok": (v >= k) == expected, "nodes": nodes, "seconds": round(seconds, 4),
@@ -280,13 +275,8 @@ class Verification:
         if hints:
             record["witness"] = format_move(self.proof.board, hints[0][0])
             record["by_witness"] = move == hints[0][0]
-        if order_hints is not None:
-            error = pool.hint_errors.get(order_hints[0])  # (order hints only go to a LocalPool)
-            if error is None:
-                record["order_hints"] = os.path.basename(order_hints[0])
-            elif error not in self.hint_errors_noted:
-                self.hint_errors_noted.add(error)
-                self._note(f"move-order hints not used: {error}")
+        if order_hints:
+            record["order_hints"] = len(order_hints) // self.proof.engine.core.BOOK_ENTRY_BYTES  # positions
         self.dir.journal.append(record)
         self.answered[leaf.key, k] = record
         self.nodes += nodes
@@ -308,6 +298,7 @@ class Verification:
                     else LocalPool(self.workers, self.config, record_subtrees=True))
             if isinstance(pool, LocalPool):  # its own warm table and subtrees, from its own earlier sessions
                 warm_core = pool.owner
+                self.run_hints = self._load_order_hints()
                 warm.start_session(self.dir.path, warm_core, identify, self._note)
                 stopped = subtrees.start_session(self.dir.path, warm_core, self._subtrees_identity(), self._note)
         inflight = {}
@@ -326,7 +317,7 @@ class Verification:
                 while todo and len(inflight) < (pool.workers if self.scheduler else self.workers):
                     leaf, k, expected = todo.pop(0)
                     hints = self._witness(leaf, k, expected)
-                    order = self._order_hints(leaf)
+                    order = hints_file.for_question(self.run_hints, leaf.key, k)
                     future = pool.submit(self.config, *leaf.position.core_args, k, None, hints, tag=(leaf.key, k),
                                          order_hints=order)
                     inflight[future] = (leaf, k, expected, hints, order)
@@ -337,7 +328,7 @@ class Verification:
                 # a question that can take hours. (Every pool journals its session.)
                 timeout = PROGRESS_SECONDS if self.progress or session is not None else None
                 for future in pool.wait(list(inflight), timeout):
-                    self._take(*inflight.pop(future), future.result(), pool=pool)
+                    self._take(*inflight.pop(future), future.result())
         except BaseException as stop:
             if pool is not None:
                 pool.close(abort=True)
@@ -346,7 +337,7 @@ class Verification:
                 for future, question in inflight.items():
                     if future.done() and not future.cancelled() and future.exception() is None \
                             and future.result()[0] != INTERRUPTED:
-                        self._take(*question, future.result(), pool=pool)
+                        self._take(*question, future.result())
             raise
         else:
             if pool is not None:

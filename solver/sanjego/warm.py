@@ -77,6 +77,11 @@ SAME_TABLES = {
     # verification sets it; entries, keys and the search without it are as before)
     "cef7e4a43dfb8597": ("cadcc792504b5c2b", "f7ef49481522d05e", "62cab37ce0a4a168", "9453245bcb8a6aad",
                          "64fc05d6a6b1968f", "82b167b7c74de62b", "bfa0e3c76cb97dfe", "fa636a41a3d0fac8"),
+    # -> session 47: book entries carry the best move (book_put stores it, as a search would
+    # have), and order hints with this core's own keys reuse its key (no entry changes)
+    "4c764edcf4fbf7d2": ("cef7e4a43dfb8597", "cadcc792504b5c2b", "f7ef49481522d05e", "62cab37ce0a4a168",
+                         "9453245bcb8a6aad", "64fc05d6a6b1968f", "82b167b7c74de62b", "bfa0e3c76cb97dfe",
+                         "fa636a41a3d0fac8"),
 }
 
 # Files that do not name their near part were saved by the cores of sessions 27 to 33 with
@@ -259,33 +264,6 @@ def remove(path):
     except FileNotFoundError:
         pass
     remove_leftovers(path)
-
-
-# Move-order hints for a verification (see Core.set_order_hints): when a move at the run's
-# root becomes settled for a question, the run saves its table's costliest entries as
-# HINTS_DIR/<that child's key>.warm, while the entries of the sub-proofs that settled it are
-# still in the table (they age out later); settled again for a later question, the move's
-# file is replaced. `sanjego verify` searches the questions below that
-# move with their best moves first, keyed with the run's keys in a core of its own: the
-# entries only order moves, so the verification's answers still come from its own keys and
-# table alone.
-HINTS_DIR = "hints"
-
-
-def hints_path(run_dir, child_key):
-    return os.path.join(run_dir, HINTS_DIR, child_key.hex() + ".warm")
-
-
-def save_hints(run_dir, child_key, core, identify, note, name):
-    """Saves the core's costliest entries as the move-order hints for the questions below
-    the root's child `child_key` (`name`: its move, for the note of a failure; `status`
-    lists the files); identify() gives the run's identity. Never raises."""
-    path = hints_path(run_dir, child_key)
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        save(path, core, identify())
-    except Exception as e:
-        note(f"move-order hints for {name} not saved: {e}")
 
 
 def start_session(directory, core, identify, note):
