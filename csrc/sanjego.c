@@ -1405,7 +1405,7 @@ uint64_t sj_book_take(SJSolver *S, uint8_t *out, uint64_t max)
     return n;
 }
 
-uint64_t sj_book_put(SJSolver *S, const uint8_t *in, uint64_t n)
+uint64_t sj_book_put(SJSolver *S, const uint8_t *in, uint64_t n, int with_moves)
 {
     uint64_t placed = 0;
     for (uint64_t i = 0; i < n; i++) {
@@ -1430,7 +1430,8 @@ uint64_t sj_book_put(SJSolver *S, const uint8_t *in, uint64_t n)
         memcpy(p.best, o + 88, 4);
         memcpy(p.tempo, o + 92, 2);
         int from = o[98], to = o[99]; /* kept only if it is one of the position's moves */
-        int move = from == SJ_TEMPO ? to == 0 && p.tempo[side] > 0
+        int move = !with_moves ? 0
+                 : from == SJ_TEMPO ? to == 0 && p.tempo[side] > 0
                                     : from < S->n && to < S->n && ((movable(&p) >> from) & 1)
                                       && ((S->nb[from] & p.occ & ~p.head) >> to) & 1;
         uint64_t key1, key2;

@@ -203,10 +203,10 @@ int sj_book_start(SJSolver *S, int min_work, uint64_t capacity);
 uint64_t sj_book_len(const SJSolver *S);
 /* Writes up to max entries (SJ_BOOK_ENTRY_BYTES each) and empties the book; returns how many. */
 uint64_t sj_book_take(SJSolver *S, uint8_t *out, uint64_t max);
-/* Stores book entries into the table (with their moves, where these are the position's);
- * returns how many were positions of this board as the search holds them (the others are
- * skipped). */
-uint64_t sj_book_put(SJSolver *S, const uint8_t *in, uint64_t n);
+/* Stores book entries into the table, with their moves if with_moves (where these are the
+ * position's), else naming none; returns how many were positions of this board as the
+ * search holds them (the others are skipped). */
+uint64_t sj_book_put(SJSolver *S, const uint8_t *in, uint64_t n, int with_moves);
 /* A hash of the core's sources (given by setup.py), or "unknown": saved entries are only
  * used by the core that made them. */
 const char *sj_core_source(void);

@@ -1,6 +1,6 @@
 """What a stop costs one long search: a null-window search stopped after a share of its
 nodes, then searched again with nothing kept, with the run's costly subtrees (see
-solver/sanjego/subtrees.py), with only the entries a warm table keeps (those of at least
+solver/sanjego/subtrees.py; also with their best moves, which a run does not put back), with only the entries a warm table keeps (those of at least
 4^W nodes), or with the whole table, against the same search without a stop.
 
     python scripts/bench_resume.py --board 6x5 --moves 'e3-d3 b3-c3' --k 2 --at 0.25 0.5 0.75
@@ -84,9 +84,10 @@ def main():
         core.book_start(subtrees.MIN_WORK, subtrees.CAPACITY)
         first = search(core, position, args.k, int(share * full))
         book = subtrees.costliest(core.book_take(), Core.BOOK_ENTRY_BYTES)
-        for label, entries in (("nothing", b""), ("costly subtrees", book)):
+        for label, entries, moves in (("nothing", b"", False), ("costly subtrees", book, False),
+                                      ("subtrees + moves", book, True)):
             resumed = fresh()
-            resumed.book_put(entries)
+            resumed.book_put(entries, moves=moves)
             total = first + search(resumed, position, args.k)
             print(f"{share:>10g} {first:>13} {label:>16} {len(entries) // Core.BOOK_ENTRY_BYTES:>10} {total:>13} "
                   f"{100 * total / full - 100:>+6.1f}%", flush=True)

@@ -41,7 +41,7 @@ cdef extern from "sanjego.h":
     int sj_book_start(SJSolver *S, int min_work, uint64_t capacity)
     uint64_t sj_book_len(const SJSolver *S)
     uint64_t sj_book_take(SJSolver *S, uint8_t *out, uint64_t max)
-    uint64_t sj_book_put(SJSolver *S, const uint8_t *inp, uint64_t n)
+    uint64_t sj_book_put(SJSolver *S, const uint8_t *inp, uint64_t n, int with_moves)
     int SJ_BOOK_ENTRY_BYTES
     void sj_keys(const SJSolver *S, const SJPos *p, uint64_t *key1, uint64_t *key2)
     const char *sj_core_source()
@@ -218,14 +218,15 @@ cdef class Core:
             sj_book_take(self.S, NULL, 0)
         return bytes(out)
 
-    def book_put(self, const uint8_t[::1] entries):
-        """Stores book entries into the table, with their best moves (no search may run
-        meanwhile); returns how many were positions of this board as a search holds them."""
+    def book_put(self, const uint8_t[::1] entries, bint moves=False):
+        """Stores book entries into the table (no search may run meanwhile), with their best
+        moves if `moves`, else naming none; returns how many were positions of this board as
+        a search holds them."""
         if entries.shape[0] % SJ_BOOK_ENTRY_BYTES:
             raise ValueError(f"book entries are {SJ_BOOK_ENTRY_BYTES} bytes each")
         if entries.shape[0] == 0:
             return 0
-        return sj_book_put(self.S, &entries[0], entries.shape[0] // SJ_BOOK_ENTRY_BYTES)
+        return sj_book_put(self.S, &entries[0], entries.shape[0] // SJ_BOOK_ENTRY_BYTES, moves)
 
     def table_import(self, const uint8_t[::1] entries, uint64_t saved_buckets, uint64_t saved_near_part):
         """Puts exported entries back (from a table of saved_buckets buckets, a power of

@@ -10,6 +10,7 @@ import pytest
 from solver._sanjego import Core
 from solver.sanjego import Board, Position, order_hints, subtrees
 from solver.sanjego.engine import Engine
+from solver.sanjego.notation import replay
 from solver.sanjego.parallel import LocalPool, ParallelProof, open_run
 from solver.sanjego.verify import Verification
 
@@ -98,26 +99,41 @@ def booked(board, p, k, seed=SEED_RUN):
 
 def hint_table(entries, seed):
     hints = core_for(BOARD, seed, table_mb=4)
-    assert hints.book_put(entries) == len(entries) // Core.BOOK_ENTRY_BYTES
+    assert hints.book_put(entries, moves=True) == len(entries) // Core.BOOK_ENTRY_BYTES
     return hints
 
 
-def test_book_entries_carry_the_best_move_into_any_table():
-    start = Position.start(BOARD)
-    entries = booked(BOARD, start, 2)
+def table_moves(core):
+    """{(slot, key): (from, to)} of the core's table entries."""
+    import numpy as np
+    rows = np.frombuffer(core.table_export(0), dtype="<u8").reshape(-1, 3)
+    return {(int(slot), int(check ^ data)): (int(data >> 32 & 0xFF), int(data >> 40 & 0xFF))
+            for slot, check, data in rows}
+
+
+def test_book_entries_carry_the_best_move_into_another_table():
+    board = Board.parse("6x4")
+    p = replay(board, "e3-d3")[0]
+    searched = core_for(board, SEED_RUN, table_mb=64)
+    searched.book_start(4, 1 << 16)
+    searched.search(*p.core_args, 1, 2)
+    entries = searched.book_take()
     size = Core.BOOK_ENTRY_BYTES
     moves = [entries[i + subtrees.MOVE_AT:i + size] for i in range(0, len(entries), size)]
-    assert len(moves) > 20 and sum(m != subtrees.NO_MOVE for m in moves) > len(moves) // 2
-    # Put back with their moves, the positions' searches go the first search's way: fewer
-    # nodes than with the same bounds and no moves, and the same answers.
-    no_moves = b"".join(entries[i:i + subtrees.MOVE_AT] + subtrees.NO_MOVE for i in range(0, len(entries), size))
-    plain, with_moves, without = (core_for(BOARD, SEED_CHECK) for _ in range(3))
-    with_moves.book_put(entries)
-    without.book_put(no_moves)
-    for p in positions(BOARD, 8, 3):
-        v = plain.search(*p.core_args, 1, 2) >= 2
-        assert (with_moves.search(*p.core_args, 1, 2) >= 2) == (without.search(*p.core_args, 1, 2) >= 2) == v
-    assert with_moves.nodes <= without.nodes
+    assert len(moves) > 1000 and sum(m != subtrees.NO_MOVE for m in moves) > len(moves) // 2
+    # Put into a table of the same keys and size, each entry names the move the search's own
+    # entry stored (both tables hold the positions at the same slots); without `moves`, none.
+    original = table_moves(searched)
+    for with_moves in (True, False):
+        put = core_for(board, SEED_RUN, table_mb=64)
+        assert put.book_put(entries, moves=with_moves) == len(moves)
+        common = [(original[slot_key], move) for slot_key, move in table_moves(put).items() if slot_key in original]
+        assert len(common) > len(moves) // 4
+        if with_moves:
+            assert all(mine == theirs for mine, theirs in common)
+            assert sum(move != (0, 0) for _, move in common) > len(common) // 2
+        else:
+            assert all(move == (0, 0) for _, move in common)
 
 
 def test_hints_with_the_verifications_own_keys_reuse_its_key_and_find_the_same_moves():

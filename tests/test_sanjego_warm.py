@@ -391,8 +391,9 @@ def test_bench_resume_stops_a_search_and_resumes_it():
     assert r.returncode == 0, r.stderr
     rows = [line.split() for line in r.stdout.splitlines() if not line.startswith("#")][1:]
     full = int(rows[0][-1])
-    nothing, costly, stopped, whole = rows[1:5]
+    nothing, costly, moves, stopped, whole = rows[1:6]
     assert nothing[2] == "nothing" and costly[2:4] == ["costly", "subtrees"] and int(costly[4]) > 0
+    assert moves[2:5] == ["subtrees", "+", "moves"] and moves[5] == costly[4]  # the same positions
     assert 0 < int(stopped[1]) < full and int(stopped[-2]) > full  # the warm share redoes some work
     assert int(nothing[-2]) > int(costly[-2]) > full  # the subtrees keep some of it
     assert whole[2:5] == ["the", "whole", "table"] and int(whole[-2]) - full < 100  # the whole table: none

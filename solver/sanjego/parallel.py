@@ -335,7 +335,7 @@ class LocalPool:
             hints = self.local.hint_core = _new_core((geometry, measure, HINT_TABLE_BYTES, seed, heads))
             self.local.hint_config = config
         hints.clear()
-        hints.book_put(entries)
+        hints.book_put(entries, moves=True)
         core.set_order_hints(hints, order_hints.MIN_TOWERS)
 
     def _prove(self, drop, tag, hint_entries, config, *args):
