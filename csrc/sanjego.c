@@ -1191,9 +1191,14 @@ static int search(SJSolver *S, const SJPos *p, int alpha, int beta)
     }
     if (!ordered && S->order_hints && __builtin_popcountll(p->occ) >= S->hint_min_towers) {
         int hint_from, hint_to;
-        int found = S->hints_same_keys && use_table
-                    ? stored_move(S->order_hints, key1, key2, s, p->occ, &hint_from, &hint_to)
-                    : order_hint(S->order_hints, p, &hint_from, &hint_to);
+        int found;
+        if (S->hints_same_keys) { /* S's key is H's (computed here below table_min_towers) */
+            uint64_t k1 = key1, k2 = key2;
+            int hs = use_table ? s : canonical(S, p, &k1, &k2);
+            found = stored_move(S->order_hints, k1, k2, hs, p->occ, &hint_from, &hint_to);
+        } else {
+            found = order_hint(S->order_hints, p, &hint_from, &hint_to);
+        }
         if (found && move_first(moves, n, hint_from, hint_to)) {
             ordered = 1;
             S->hint_hits++;

@@ -219,15 +219,16 @@ int sj_table_bounds(const SJSolver *S, const SJPos *p, int *lo, int *hi);
  * with H's keys. H must play the same rules (board, measure, heads, group settings); its
  * entries only reorder moves, so S's results do not depend on them, and a verification
  * with other keys may follow the first run's moves (H: NULL turns it off). When H has S's
- * keys, a look-up reuses the key S computed; otherwise the position is keyed afresh, which
- * writes to H (its group-hash memo), so each thread needs its own H (sj_new_sharing). */
+ * keys, a look-up only reads H (it takes S's key for the position); otherwise the position
+ * is keyed afresh, which writes to H (its group-hash memo), so each thread needs its own H
+ * (sj_new_sharing). */
 void sj_set_order_hints(SJSolver *S, SJSolver *H, int min_towers);
 
 /* Loads a full-board position (height 0 = empty; owner 0/1, plus 2 for a head-tower with heads on)
  * and reduces it. */
 void sj_load(const SJSolver *S, SJPos *p, const uint8_t *heights, const uint8_t *owners, int side);
 
-#define SJ_TEMPO 0xFF      /* from == to == SJ_TEMPO: spend a tempo move */
+#define SJ_TEMPO 0xFF      /* from == SJ_TEMPO (to 0): spend a tempo move */
 
 /* Lists the board moves of the side to move as (from, to) pairs (room for SJ_MAX_MOVES);
  * returns the count. */

@@ -272,7 +272,7 @@ cdef class Core:
         may have other keys and another table size); it only orders moves, so no result
         depends on it. With other keys, each look-up keys the position afresh, which writes
         to `hints`: give each thread its own (Core(0, 0, share=...)). With this core's keys
-        (the same seed), a look-up reuses this core's key and only reads `hints`."""
+        (the same seed), a look-up takes this core's key and only reads `hints`."""
         if hints is None:
             sj_set_order_hints(self.S, NULL, 0)
         else:

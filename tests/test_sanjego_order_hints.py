@@ -136,6 +136,33 @@ def test_book_entries_carry_the_best_move_into_another_table():
             assert all(move == (0, 0) for _, move in common)
 
 
+def test_a_move_that_is_not_the_positions_is_not_stored():
+    board = Board.parse("6x4")
+    p = replay(board, "e3-d3")[0]
+    searched = core_for(board, SEED_RUN, table_mb=64)
+    searched.book_start(8, 1 << 16)
+    searched.search(*p.core_args, 1, 2)
+    entry = bytearray(searched.book_take()[:Core.BOOK_ENTRY_BYTES])
+    occ = int.from_bytes(entry[:8], "little")
+    empty = next(c for c in range(24) if not occ >> c & 1)
+    for bad in ((24, 0), (0, 24), (empty, empty ^ 1), (0xFF, 1), (3, 3)):  # off the board, ..., a bad tempo move
+        entry[subtrees.MOVE_AT:] = bytes(bad)
+        put = core_for(board, SEED_RUN, table_mb=64)
+        assert put.book_put(bytes(entry), moves=True) == 1
+        assert set(table_moves(put).values()) == {(0, 0)}, bad
+
+
+def test_select_keeps_the_costliest_that_name_a_move():
+    size = Core.BOOK_ENTRY_BYTES
+
+    def entry(first, work, move):
+        return bytes([first]) + bytes(subtrees.BOUNDS_AT - 1) + bytes([0, 0, work]) + move
+
+    earlier = entry(1, 12, bytes([3, 4])) + entry(2, 13, subtrees.NO_MOVE)  # a stopped session's
+    now = entry(3, 9, bytes([5, 6])) + entry(1, 10, bytes([7, 8]))
+    assert order_hints.select(earlier + now, size) == entry(1, 12, bytes([3, 4])) + entry(3, 9, bytes([5, 6]))
+
+
 def test_hints_with_the_verifications_own_keys_reuse_its_key_and_find_the_same_moves():
     start = Position.start(BOARD)
     entries = booked(BOARD, start, 2)
@@ -214,6 +241,25 @@ def test_a_run_keeps_the_hints_of_each_sub_proof_it_answers(tmp_path):
     assert (run / order_hints.FILE_NAME).read_bytes() == before
 
 
+def test_an_answer_keeps_the_hints_of_its_searches_stopped_in_earlier_sessions(tmp_path):
+    from solver.sanjego.parallel import prove
+    board = Board.parse("5x4")
+    proof = ParallelProof(Engine(board, table_mb=1), Position.start(board), [], 2, run_dir=tmp_path / "run",
+                          workers=1, table_mb=16)
+    leaf = proof.leaves[0]
+    core = core_for(board, SEED_RUN)
+    core.book_start(4, 1 << 16)
+    result = prove(None, *leaf.position.core_args, 1, core=core)
+    entries = order_hints.select(core.book_take(), Core.BOOK_ENTRY_BYTES)
+    size = Core.BOOK_ENTRY_BYTES
+    earlier, now = entries[:2 * size], entries[2 * size:]  # the costliest two: a search stopped before
+
+    class Pool:
+        answered_subtrees = {(leaf.key, 1): now}
+    proof._take(Pool, (leaf.key, 1), result, {(leaf.key, 1): earlier})
+    assert order_hints.load(tmp_path / "run", size) == {leaf.key: {1: entries}}
+
+
 def test_a_verification_takes_its_move_order_from_the_hints_and_agrees(tmp_path):
     run, proof, value, _ = settled_run(tmp_path)
     result = Verification(open_run(run)[0], run, workers=1, table_mb=16).verify()
@@ -231,6 +277,7 @@ def test_a_verification_takes_its_move_order_from_the_hints_and_agrees(tmp_path)
 def test_a_damaged_hints_file_only_costs_time(tmp_path):
     run, proof, value, _ = settled_run(tmp_path)
     path = run / order_hints.FILE_NAME
+    assert len(path.read_bytes().splitlines()) >= 3  # the byte changed is not in the last line
     data = bytearray(path.read_bytes())
     data[len(data) // 3] ^= 0x01
     path.write_bytes(bytes(data))
@@ -245,6 +292,31 @@ def test_a_damaged_hints_file_only_costs_time(tmp_path):
     r = subprocess.run([sys.executable, "-m", "solver", "sanjego", "status", str(run)], capture_output=True,
                        text=True)
     assert r.returncode == 0 and "move-order hints for `verify`: not usable" in r.stdout
+
+
+def test_a_hints_record_with_a_field_of_the_wrong_type_is_damage(tmp_path):
+    from solver.checkpoint import Journal
+    Journal(tmp_path / order_hints.FILE_NAME).append({"key": "01", "k": "2", "entry_bytes": Core.BOOK_ENTRY_BYTES,
+                                                      "entries": 0, "book": ""})
+    with pytest.raises(order_hints.OrderHintsError, match="damaged"):
+        order_hints.load(tmp_path, Core.BOOK_ENTRY_BYTES)
+
+
+def test_hints_that_cannot_be_put_in_place_are_one_note(tmp_path, monkeypatch):
+    from solver.sanjego import parallel
+    run, proof, value, _ = settled_run(tmp_path)
+    new_core = parallel._new_core
+
+    def no_small_tables(config):
+        if config[2] == parallel.HINT_TABLE_BYTES:
+            raise MemoryError("no memory")
+        return new_core(config)
+    monkeypatch.setattr(parallel, "_new_core", no_small_tables)
+    notes = Notes()
+    result = Verification(open_run(run)[0], run, workers=1, table_mb=16, progress=notes).verify()
+    assert result["ok"] and result["value"] == 2
+    assert not any("order_hints" in r for r in journal(run / "verify" / "journal.log"))
+    assert [n for n in notes.notes if n.startswith("move-order hints")] == ["move-order hints not used: no memory"]
 
 
 def test_hints_of_entries_of_another_size_are_refused(tmp_path):
@@ -278,6 +350,8 @@ def test_a_pool_gives_each_question_its_own_hints(tmp_path):
                 v, n = pool.submit(check.config, *leaf.position.core_args, k, None, [], order_hints=entries).result()[:2]
                 assert (v >= k) == expected
                 nodes[hinted] += n
+                if entries is not None:  # (its core keeps them until its next question)
+                    assert any(core.stats["hints_same_keys"] for core in pool.cores)
         finally:
             pool.close()
         assert (used > 0) == hinted

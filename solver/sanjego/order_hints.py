@@ -24,9 +24,10 @@ import os
 import lz4.frame
 
 from ..checkpoint import CheckpointError, Journal
+from . import subtrees
 
 FILE_NAME = "hints.log"
-PER_SUBPROOF = 1024  # positions kept from one sub-proof (the costliest): about 25 KB in the file
+PER_SUBPROOF = 1024  # positions kept from one sub-proof (the costliest): about 33 KB in the file
 MIN_TOWERS = 16      # positions with fewer towers are not looked up (most are cheap to search)
 MIN_WORK = 5         # a run's book records positions of at least 4^MIN_WORK nodes (small boards have few
                      # of subtrees.MIN_WORK; a big sub-proof's costliest have far more)
@@ -38,6 +39,14 @@ class OrderHintsError(Exception):
 
 def path_of(run_dir):
     return os.path.join(run_dir, FILE_NAME)
+
+
+def select(entries, entry_bytes):
+    """The hints to keep of a sub-proof's book entries (those of its earlier sessions' stopped
+    searches included): the PER_SUBPROOF costliest that name a move."""
+    with_moves = b"".join(entries[i:i + entry_bytes] for i in range(0, len(entries), entry_bytes)
+                          if entries[i + subtrees.MOVE_AT:i + entry_bytes] != subtrees.NO_MOVE)
+    return subtrees.costliest(with_moves, entry_bytes, PER_SUBPROOF)
 
 
 def append(run_dir, key, k, entries, entry_bytes):
@@ -60,6 +69,9 @@ def load(run_dir, entry_bytes):
     hints = {}
     for record in _records(run_dir):
         try:
+            if not (isinstance(record["key"], str) and isinstance(record["k"], int)
+                    and isinstance(record["entries"], int) and isinstance(record["book"], str)):
+                raise TypeError("bad field")
             if record["entry_bytes"] != entry_bytes:
                 raise OrderHintsError(f"{path_of(run_dir)} holds entries of {record['entry_bytes']} bytes, "
                                       f"this core's are {entry_bytes}")

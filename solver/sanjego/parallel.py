@@ -285,6 +285,7 @@ class LocalPool:
         self.stopped_subtrees = {}  # tag -> costly subtrees of its sub-proof, stopped with the run
         self.keep_hints = keep_hints and record_subtrees
         self.answered_subtrees = {}  # tag -> its answered sub-proof's costliest, for order_hints
+        self.hint_failures = {}  # tag -> why its move-order hints could not be used
         self.recorded = {}  # core -> [tag, costly subtrees so far, snapshot] of its sub-proof in flight
         self.snapshot = 0  # asked for by snapshot_subtrees; workers answer within 2^20 nodes
         self.snapshot_done = threading.Condition()
@@ -322,21 +323,26 @@ class LocalPool:
             return {tag: subtrees.costliest(entries, Core.BOOK_ENTRY_BYTES, min_work=subtrees.MIN_WORK)
                     for tag, entries, _ in self.recorded.values() if tag is not None and entries}
 
-    def _order_hints(self, core, config, entries):
+    def _order_hints(self, core, config, entries, tag):
         """Sets the thread's core to take its move order from the hints `entries` (book
         entries, see order_hints; None: none), put into a small table of the thread's own
-        with the core's keys (so that a look-up reuses the core's key)."""
+        with the core's keys (so that a look-up takes the core's key). Only an accelerator:
+        on an error (kept in hint_failures[tag]) the question is asked without them."""
         core.set_order_hints(None)
         if not entries:
             return
-        hints = getattr(self.local, "hint_core", None)
-        if hints is None or self.local.hint_config != config:
-            geometry, measure, _, seed, heads = config
-            hints = self.local.hint_core = _new_core((geometry, measure, HINT_TABLE_BYTES, seed, heads))
-            self.local.hint_config = config
-        hints.clear()
-        hints.book_put(entries, moves=True)
-        core.set_order_hints(hints, order_hints.MIN_TOWERS)
+        try:
+            hints = getattr(self.local, "hint_core", None)
+            if hints is None or self.local.hint_config != config:
+                geometry, measure, _, seed, heads = config
+                hints = self.local.hint_core = _new_core((geometry, measure, HINT_TABLE_BYTES, seed, heads))
+                self.local.hint_config = config
+            hints.clear()
+            hints.book_put(entries, moves=True)
+            core.set_order_hints(hints, order_hints.MIN_TOWERS)
+        except Exception as e:  # noqa: BLE001
+            core.set_order_hints(None)
+            self.hint_failures[tag] = str(e) or type(e).__name__
 
     def _prove(self, drop, tag, hint_entries, config, *args):
         core = getattr(self.local, "core", None)
@@ -347,7 +353,7 @@ class LocalPool:
                 core.book_start(min(subtrees.MIN_WORK, order_hints.MIN_WORK) if self.keep_hints
                                 else subtrees.MIN_WORK, subtrees.CAPACITY)
             self.cores.append(core)
-        self._order_hints(core, config, hint_entries)
+        self._order_hints(core, config, hint_entries, tag)
         self.local.drop = drop
         self.running[core] = (core.nodes, time.perf_counter(), tag)
         if self.record_subtrees:
@@ -366,8 +372,7 @@ class LocalPool:
             self.stopped_subtrees[tag] = subtrees.costliest(entries, core.BOOK_ENTRY_BYTES,
                                                             min_work=subtrees.MIN_WORK)
         elif self.keep_hints and result[0] not in (None, DROPPED) and tag is not None:
-            self.answered_subtrees[tag] = subtrees.costliest(entries, core.BOOK_ENTRY_BYTES,
-                                                             order_hints.PER_SUBPROOF)
+            self.answered_subtrees[tag] = order_hints.select(entries, core.BOOK_ENTRY_BYTES)
         return result
 
     def submit(self, *args, tag=None, order_hints=None):
@@ -927,17 +932,21 @@ class ParallelProof:
                         "at_least": at_least, "below": below})
         return out
 
-    def _take(self, pool, tag, result):
+    def _take(self, pool, tag, result, stopped):
         """Journals a finished sub-proof (see _finish) and, for an answer, appends its
-        move-order hints for the verification (see order_hints)."""
+        move-order hints for the verification (see order_hints), with those of its searches
+        stopped in earlier sessions (`stopped`: the costly subtrees put back). A kill between
+        the two appends loses the question's hints, never an answer."""
         self._finish(*tag, result)
         entries = pool.answered_subtrees.pop(tag, None)
         if entries and self.run is not None:
             try:
-                order_hints.append(self.run.path, tag[0], tag[1], entries, Core.BOOK_ENTRY_BYTES)
-            except OSError as e:  # only an accelerator of the verification: said once
+                entries = order_hints.select(stopped.get(tag, b"") + entries, Core.BOOK_ENTRY_BYTES)
+                if entries:
+                    order_hints.append(self.run.path, tag[0], tag[1], entries, Core.BOOK_ENTRY_BYTES)
+            except Exception as e:  # noqa: BLE001 - only an accelerator of the verification: said once
                 if not self.hints_unsaved:
-                    self._note(f"move-order hints not saved: {e.strerror or e}")
+                    self._note(f"move-order hints not saved: {getattr(e, 'strerror', None) or e}")
                 self.hints_unsaved += 1
 
     def _subtrees_identity(self):
@@ -1016,7 +1025,7 @@ class ParallelProof:
                 timeout = PROGRESS_SECONDS if self.progress or session is not None else None
                 finished = pool.wait(list(inflight), timeout)
                 for future in finished:
-                    self._take(pool, inflight.pop(future), future.result())
+                    self._take(pool, inflight.pop(future), future.result(), stopped)
         except BaseException as stop:
             pool.close(abort=True)
             if isinstance(stop, KeyboardInterrupt) and isinstance(pool, LocalPool):
@@ -1024,7 +1033,7 @@ class ParallelProof:
                 # journaled ("interrupted"), so that the run's totals count every node.
                 for future, (key, fk) in inflight.items():
                     if future.done() and not future.cancelled() and future.exception() is None:
-                        self._take(pool, (key, fk), future.result())
+                        self._take(pool, (key, fk), future.result(), stopped)
             raise
         else:
             # The root is decided: sub-proofs still in flight can no longer matter, so stop

@@ -107,6 +107,7 @@ class Verification:
         self.proof = proof
         self.order_hints = order_hints and not scheduler  # (only a LocalPool's workers take them)
         self.run_hints = {}  # the run's move-order hints, once loaded (see order_hints)
+        self.hints_failed = 0  # questions asked without the hints they were given (an error)
         self.run = RunDir(run_dir)
         self.at_least = at_least
         self.value = None
@@ -264,7 +265,7 @@ class Verification:
             self._note(f"move-order hints not used: {e}")
             return {}
 
-    def _take(self, leaf, k, expected, hints, order_hints, result):
+    def _take(self, leaf, k, expected, hints, order_hints, result, pool):
         """Journals a question's answer (`hints`: those prove had; `order_hints`: the entries
         of the move-order hints it was given, or None); raises VerificationFailed when it
         disagrees."""
@@ -275,7 +276,11 @@ class Verification:
         if hints:
             record["witness"] = format_move(self.proof.board, hints[0][0])
             record["by_witness"] = move == hints[0][0]
-        if order_hints:
+        error = pool.hint_failures.pop((leaf.key, k), None) if order_hints else None  # (only a LocalPool's)
+        if error is not None and not self.hints_failed:
+            self._note(f"move-order hints not used: {error}")  # (once; the answer is the same without)
+        self.hints_failed += error is not None
+        if order_hints and error is None:
             record["order_hints"] = len(order_hints) // self.proof.engine.core.BOOK_ENTRY_BYTES  # positions
         self.dir.journal.append(record)
         self.answered[leaf.key, k] = record
@@ -328,7 +333,7 @@ class Verification:
                 # a question that can take hours. (Every pool journals its session.)
                 timeout = PROGRESS_SECONDS if self.progress or session is not None else None
                 for future in pool.wait(list(inflight), timeout):
-                    self._take(*inflight.pop(future), future.result())
+                    self._take(*inflight.pop(future), future.result(), pool)
         except BaseException as stop:
             if pool is not None:
                 pool.close(abort=True)
@@ -337,7 +342,7 @@ class Verification:
                 for future, question in inflight.items():
                     if future.done() and not future.cancelled() and future.exception() is None \
                             and future.result()[0] != INTERRUPTED:
-                        self._take(*question, future.result())
+                        self._take(*question, future.result(), pool)
             raise
         else:
             if pool is not None:
