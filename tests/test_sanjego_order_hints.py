@@ -111,13 +111,20 @@ def table_moves(core):
             for slot, check, data in rows}
 
 
-def test_book_entries_carry_the_best_move_into_another_table():
-    board = Board.parse("6x4")
-    p = replay(board, "e3-d3")[0]
-    searched = core_for(board, SEED_RUN, table_mb=64)
-    searched.book_start(4, 1 << 16)
+BOARD_6X4 = Board.parse("6x4")
+
+
+def searched_6x4(min_work):
+    """A core that searched 6x4 after E3-D3, ">= 2", with its book entries of at least 4^min_work nodes."""
+    p = replay(BOARD_6X4, "e3-d3")[0]
+    searched = core_for(BOARD_6X4, SEED_RUN, table_mb=64)
+    searched.book_start(min_work, 1 << 16)
     searched.search(*p.core_args, 1, 2)
-    entries = searched.book_take()
+    return searched, searched.book_take()
+
+
+def test_book_entries_carry_the_best_move_into_another_table():
+    searched, entries = searched_6x4(4)
     size = Core.BOOK_ENTRY_BYTES
     moves = [entries[i + subtrees.MOVE_AT:i + size] for i in range(0, len(entries), size)]
     assert len(moves) > 1000 and sum(m != subtrees.NO_MOVE for m in moves) > len(moves) // 2
@@ -125,7 +132,7 @@ def test_book_entries_carry_the_best_move_into_another_table():
     # entry stored (both tables hold the positions at the same slots); without `moves`, none.
     original = table_moves(searched)
     for with_moves in (True, False):
-        put = core_for(board, SEED_RUN, table_mb=64)
+        put = core_for(BOARD_6X4, SEED_RUN, table_mb=64)
         assert put.book_put(entries, moves=with_moves) == len(moves)
         common = [(original[slot_key], move) for slot_key, move in table_moves(put).items() if slot_key in original]
         assert len(common) > len(moves) // 4
@@ -137,17 +144,12 @@ def test_book_entries_carry_the_best_move_into_another_table():
 
 
 def test_a_move_that_is_not_the_positions_is_not_stored():
-    board = Board.parse("6x4")
-    p = replay(board, "e3-d3")[0]
-    searched = core_for(board, SEED_RUN, table_mb=64)
-    searched.book_start(8, 1 << 16)
-    searched.search(*p.core_args, 1, 2)
-    entry = bytearray(searched.book_take()[:Core.BOOK_ENTRY_BYTES])
+    entry = bytearray(searched_6x4(8)[1][:Core.BOOK_ENTRY_BYTES])
     occ = int.from_bytes(entry[:8], "little")
     empty = next(c for c in range(24) if not occ >> c & 1)
     for bad in ((24, 0), (0, 24), (empty, empty ^ 1), (0xFF, 1), (3, 3)):  # off the board, ..., a bad tempo move
         entry[subtrees.MOVE_AT:] = bytes(bad)
-        put = core_for(board, SEED_RUN, table_mb=64)
+        put = core_for(BOARD_6X4, SEED_RUN, table_mb=64)
         assert put.book_put(bytes(entry), moves=True) == 1
         assert set(table_moves(put).values()) == {(0, 0)}, bad
 
