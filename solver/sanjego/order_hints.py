@@ -27,7 +27,7 @@ from ..checkpoint import CheckpointError, Journal
 from . import subtrees
 
 FILE_NAME = "hints.log"
-PER_SUBPROOF = 1024  # positions kept from one sub-proof (the costliest): about 33 KB in the file
+PER_SUBPROOF = 4096  # positions kept from one sub-proof (the costliest): up to about 135 KB in the file
 MIN_TOWERS = 16      # positions with fewer towers are not looked up (most are cheap to search)
 MIN_WORK = 5         # a run's book records positions of at least 4^MIN_WORK nodes (small boards have few
                      # of subtrees.MIN_WORK; a big sub-proof's costliest have far more)

@@ -284,6 +284,9 @@ class LocalPool:
         self.record_subtrees = record_subtrees
         self.stopped_subtrees = {}  # tag -> costly subtrees of its sub-proof, stopped with the run
         self.keep_hints = keep_hints and record_subtrees
+        # Positions kept of a sub-proof in flight at each snapshot (see _record): for its costly
+        # subtrees, and for its move-order hints once answered.
+        self.record_limit = max(subtrees.MAX_PER_SUBPROOF, order_hints.PER_SUBPROOF if self.keep_hints else 0)
         self.answered_subtrees = {}  # tag -> its answered sub-proof's costliest, for order_hints
         self.hint_failures = {}  # tag -> why its move-order hints could not be used
         self.recorded = {}  # core -> [tag, costly subtrees so far, snapshot] of its sub-proof in flight
@@ -309,7 +312,7 @@ class LocalPool:
         its search waits), the costliest kept."""
         with self.snapshot_done:
             tag, entries, _ = self.recorded[core]
-            entries = subtrees.costliest(entries + core.book_take(), core.BOOK_ENTRY_BYTES)
+            entries = subtrees.costliest(entries + core.book_take(), core.BOOK_ENTRY_BYTES, self.record_limit)
             self.recorded[core] = [tag, entries, self.snapshot]
             self.snapshot_done.notify_all()
 
