@@ -287,7 +287,7 @@ class LocalPool:
         # Positions kept of a sub-proof in flight at each snapshot (see _record): for its costly
         # subtrees, and for its move-order hints once answered.
         self.record_limit = max(subtrees.MAX_PER_SUBPROOF, order_hints.PER_SUBPROOF if self.keep_hints else 0)
-        self.answered_subtrees = {}  # tag -> its answered sub-proof's costliest, for order_hints
+        self.answered_subtrees = {}  # tag -> its answered sub-proof's book entries, for order_hints
         self.hint_failures = {}  # tag -> why its move-order hints could not be used
         self.recorded = {}  # core -> [tag, costly subtrees so far, snapshot] of its sub-proof in flight
         self.snapshot = 0  # asked for by snapshot_subtrees; workers answer within 2^20 nodes
@@ -375,7 +375,7 @@ class LocalPool:
             self.stopped_subtrees[tag] = subtrees.costliest(entries, core.BOOK_ENTRY_BYTES,
                                                             min_work=subtrees.MIN_WORK)
         elif self.keep_hints and result[0] not in (None, DROPPED) and tag is not None:
-            self.answered_subtrees[tag] = order_hints.select(entries, core.BOOK_ENTRY_BYTES)
+            self.answered_subtrees[tag] = entries  # (ParallelProof._take selects the hints, once)
         return result
 
     def submit(self, *args, tag=None, order_hints=None):
@@ -1026,8 +1026,7 @@ class ParallelProof:
                 # without a progress display, and without waiting for a sub-proof that can take
                 # hours. (Only a run has a warm table, and every run journals its session.)
                 timeout = PROGRESS_SECONDS if self.progress or session is not None else None
-                finished = pool.wait(list(inflight), timeout)
-                for future in finished:
+                for future in pool.wait(list(inflight), timeout):
                     self._take(pool, inflight.pop(future), future.result(), stopped)
         except BaseException as stop:
             pool.close(abort=True)
