@@ -262,6 +262,34 @@ def test_an_answer_keeps_the_hints_of_its_searches_stopped_in_earlier_sessions(t
     assert order_hints.load(tmp_path / "run", size) == {leaf.key: {1: entries}}
 
 
+def test_an_answers_hints_are_saved_before_its_journal_line(tmp_path):
+    """A kill between the two appends leaves hints of a question asked again, never an
+    answer whose hints are lost."""
+    from solver.sanjego.parallel import prove
+    board = Board.parse("5x4")
+    proof = ParallelProof(Engine(board, table_mb=1), Position.start(board), [], 2, run_dir=tmp_path / "run",
+                          workers=1, table_mb=16)
+    leaf = proof.leaves[0]
+    core = core_for(board, SEED_RUN)
+    core.book_start(4, 1 << 16)
+    result = prove(None, *leaf.position.core_args, 1, core=core)
+
+    class Pool:
+        answered_subtrees = {(leaf.key, 1): core.book_take()}
+
+    class Killed(Exception):
+        pass
+
+    def killed(*args):
+        raise Killed
+    proof._finish = killed
+    with pytest.raises(Killed):
+        proof._take(Pool, (leaf.key, 1), result, {})
+    assert list(order_hints.load(tmp_path / "run", Core.BOOK_ENTRY_BYTES)) == [leaf.key]
+    log = tmp_path / "run" / "journal.log"
+    assert not log.exists() or not any(r.get("key") == leaf.key.hex() for r in journal(log))
+
+
 def test_a_verification_takes_its_move_order_from_the_hints_and_agrees(tmp_path):
     run, proof, value, _ = settled_run(tmp_path)
     result = Verification(open_run(run)[0], run, workers=1, table_mb=16).verify()

@@ -936,11 +936,11 @@ class ParallelProof:
         return out
 
     def _take(self, pool, tag, result, stopped):
-        """Journals a finished sub-proof (see _finish) and, for an answer, appends its
+        """Journals a finished sub-proof (see _finish), for an answer after appending its
         move-order hints for the verification (see order_hints), with those of its searches
-        stopped in earlier sessions (`stopped`: the costly subtrees put back). A kill between
-        the two appends loses the question's hints, never an answer."""
-        self._finish(*tag, result)
+        stopped in earlier sessions (`stopped`: the costly subtrees put back). Hints first: a
+        kill between the two appends leaves hints of a question asked again (the later record
+        of a question wins), never an answer without its hints."""
         entries = pool.answered_subtrees.pop(tag, None)
         if entries and self.run is not None:
             try:
@@ -951,6 +951,7 @@ class ParallelProof:
                 if not self.hints_unsaved:
                     self._note(f"move-order hints not saved: {getattr(e, 'strerror', None) or e}")
                 self.hints_unsaved += 1
+        self._finish(*tag, result)
 
     def _subtrees_identity(self):
         return {"board": board_spec(self.board), "measure": self.measure, "heads": bool(self.engine.heads)}
