@@ -243,7 +243,9 @@ def test_a_run_keeps_the_hints_of_each_sub_proof_it_answers(tmp_path):
     assert (run / order_hints.FILE_NAME).read_bytes() == before
 
 
-def test_an_answer_keeps_the_hints_of_its_searches_stopped_in_earlier_sessions(tmp_path):
+def first_leaf_answered(tmp_path):
+    """(proof, its first leaf, the core that answered its ">= 1" with a book, the answer)
+    for a 5x4 run in tmp_path / "run"."""
     from solver.sanjego.parallel import prove
     board = Board.parse("5x4")
     proof = ParallelProof(Engine(board, table_mb=1), Position.start(board), [], 2, run_dir=tmp_path / "run",
@@ -251,7 +253,11 @@ def test_an_answer_keeps_the_hints_of_its_searches_stopped_in_earlier_sessions(t
     leaf = proof.leaves[0]
     core = core_for(board, SEED_RUN)
     core.book_start(4, 1 << 16)
-    result = prove(None, *leaf.position.core_args, 1, core=core)
+    return proof, leaf, core, prove(None, *leaf.position.core_args, 1, core=core)
+
+
+def test_an_answer_keeps_the_hints_of_its_searches_stopped_in_earlier_sessions(tmp_path):
+    proof, leaf, core, result = first_leaf_answered(tmp_path)
     entries = order_hints.select(core.book_take(), Core.BOOK_ENTRY_BYTES)
     size = Core.BOOK_ENTRY_BYTES
     earlier, now = entries[:2 * size], entries[2 * size:]  # the costliest two: a search stopped before
@@ -265,14 +271,7 @@ def test_an_answer_keeps_the_hints_of_its_searches_stopped_in_earlier_sessions(t
 def test_an_answers_hints_are_saved_before_its_journal_line(tmp_path):
     """A kill between the two appends leaves hints of a question asked again, never an
     answer whose hints are lost."""
-    from solver.sanjego.parallel import prove
-    board = Board.parse("5x4")
-    proof = ParallelProof(Engine(board, table_mb=1), Position.start(board), [], 2, run_dir=tmp_path / "run",
-                          workers=1, table_mb=16)
-    leaf = proof.leaves[0]
-    core = core_for(board, SEED_RUN)
-    core.book_start(4, 1 << 16)
-    result = prove(None, *leaf.position.core_args, 1, core=core)
+    proof, leaf, core, result = first_leaf_answered(tmp_path)
 
     class Pool:
         answered_subtrees = {(leaf.key, 1): core.book_take()}
