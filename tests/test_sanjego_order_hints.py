@@ -273,8 +273,10 @@ def test_an_answers_hints_are_saved_before_its_journal_line(tmp_path):
     answer whose hints are lost."""
     proof, leaf, core, result = first_leaf_answered(tmp_path)
 
+    entries = core.book_take()
+
     class Pool:
-        answered_subtrees = {(leaf.key, 1): core.book_take()}
+        answered_subtrees = {(leaf.key, 1): entries}
 
     class Killed(Exception):
         pass
@@ -287,6 +289,13 @@ def test_an_answers_hints_are_saved_before_its_journal_line(tmp_path):
     assert list(order_hints.load(tmp_path / "run", Core.BOOK_ENTRY_BYTES)) == [leaf.key]
     log = tmp_path / "run" / "journal.log"
     assert not log.exists() or not any(r.get("key") == leaf.key.hex() for r in journal(log))
+    # Asked again, the question's later record is the one that counts.
+    size = Core.BOOK_ENTRY_BYTES
+    again = order_hints.select(entries, size)[:size]
+    order_hints.append(tmp_path / "run", leaf.key, 1, again, size)
+    assert order_hints.load(tmp_path / "run", size) == {leaf.key: {1: again}}
+    assert order_hints.describe(tmp_path / "run") == {
+        "subproofs": 1, "positions": 1, "bytes": (tmp_path / "run" / order_hints.FILE_NAME).stat().st_size}
 
 
 def test_a_verification_takes_its_move_order_from_the_hints_and_agrees(tmp_path):

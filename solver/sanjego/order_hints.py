@@ -85,17 +85,18 @@ def load(run_dir, entry_bytes):
 
 
 def describe(run_dir):
-    """{"subproofs", "positions", "bytes"} of the run's hints; None without a file; raises
+    """{"subproofs", "positions", "bytes"} of the run's hints, a question's later record
+    counting in place of its earlier one as in load; None without a file; raises
     OrderHintsError when it is damaged."""
     path = path_of(run_dir)
     if not os.path.exists(path):
         return None
-    records = _records(run_dir)
     try:
-        positions = sum(record["entries"] for record in records)
+        questions = {(record["key"], record["k"]): record["entries"] for record in _records(run_dir)}
+        positions = sum(questions.values())
     except (KeyError, TypeError):
         raise OrderHintsError(f"{path} is damaged (bad record)") from None
-    return {"subproofs": len(records), "positions": positions, "bytes": os.path.getsize(path)}
+    return {"subproofs": len(questions), "positions": positions, "bytes": os.path.getsize(path)}
 
 
 def for_question(hints, key, k):
